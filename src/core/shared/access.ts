@@ -1,0 +1,102 @@
+import type { ReadTransaction } from "../storage/port.js";
+import {
+  tables,
+  type CollectionRecord,
+  type MemberRecord,
+  type OrganizationRecord,
+  type SpaceRecord,
+} from "../tables.js";
+import { forbidden, notFound, unauthorized } from "./errors.js";
+import { atLeast, strongest, type DefaultLevel, type Role } from "./roles.js";
+import type { Caller, Context } from "./world.js";
+
+/**
+ * Who may do what (DESIGN.md, "Permissions").
+ *
+ * - A caller's organization role is their membership role; a guest member has `null`.
+ * - On a collection or space, an organization admin is admin. Any other non-guest member gets the
+ *   strongest of their organization role and the content's effective `defaultLevel`, which is the
+ *   nearest level set on the content or its ancestor collections (`inherit` defers to the parent;
+ *   `inherit` at the root and `null` grant nothing beyond the organization role).
+ * - Guests have no access to content unless it is granted to them explicitly.
+ * - A non-member sees nothing of an organization: its objects answer 404, never 403.
+ */
+
+export function requireCaller(context: Context): Caller {
+  if (!context.caller) throw unauthorized();
+  return context.caller;
+}
+
+export interface Membership {
+  readonly organization: OrganizationRecord;
+  readonly member: MemberRecord;
+  /** Organization-wide role; null for guests. */
+  readonly role: Role | null;
+}
+
+export const memberKey = (organization: string, user: string) => `${organization}:${user}`;
+
+/** The caller's membership of an organization, or undefined. */
+export async function findMembership(
+  tx: ReadTransaction,
+  context: Context,
+  organizationId: string,
+): Promise<Membership | undefined> {
+  const caller = requireCaller(context);
+  const member = await tx.get<MemberRecord>(tables.members.name, memberKey(organizationId, caller.userId));
+  if (!member || member.disabled) return undefined;
+  const organization = await tx.get<OrganizationRecord>(tables.organizations.name, organizationId);
+  if (!organization) return undefined;
+  return { organization, member, role: member.role };
+}
+
+/** Like {@link findMembership}, answering 404 for a non-member (the organization stays hidden). */
+export async function requireMembership(
+  tx: ReadTransaction,
+  context: Context,
+  organizationId: string,
+  minimum?: Role,
+): Promise<Membership> {
+  const membership = await findMembership(tx, context, organizationId);
+  if (!membership) throw notFound(`Organization "${organizationId}" not found`);
+  if (minimum && !atLeast(membership.role, minimum)) {
+    throw forbidden(`This needs the "${minimum}" role in the organization`);
+  }
+  return membership;
+}
+
+/** The effective default level of content whose own level is `level` under collection `parent`. */
+export async function effectiveDefaultLevel(
+  tx: ReadTransaction,
+  level: DefaultLevel,
+  parent: string,
+): Promise<Role | null> {
+  let current = level;
+  let next = parent;
+  // Collections nest; the visited set guards against a corrupt cycle.
+  const visited = new Set<string>();
+  while (current === "inherit" && next && !visited.has(next)) {
+    visited.add(next);
+    const collection = await tx.get<CollectionRecord>(tables.collections.name, next);
+    if (!collection) break;
+    current = collection.defaultLevel;
+    next = collection.parent;
+  }
+  return current === "inherit" ? null : current;
+}
+
+/** The caller's role on a collection or space of their organization. */
+export async function contentRole(
+  tx: ReadTransaction,
+  membership: Membership,
+  content: Pick<CollectionRecord | SpaceRecord, "defaultLevel" | "parent">,
+): Promise<Role | null> {
+  if (membership.role === "admin") return "admin";
+  if (membership.role === null) return null;
+  return strongest(membership.role, await effectiveDefaultLevel(tx, content.defaultLevel, content.parent));
+}
+
+/** Fails with 403 unless `role` reaches `minimum`; `what` names the action for the message. */
+export function requireRole(role: Role | null, minimum: Role, what: string): void {
+  if (!atLeast(role, minimum)) throw forbidden(`${what} needs the "${minimum}" role`);
+}

@@ -1,0 +1,37 @@
+/**
+ * Typed failures of core operations. Core throws them with a stable `code`; `src/http` maps each
+ * code to one status in a single table (SPEC.md "Errors", DESIGN.md "Errors and bad input").
+ */
+export type ErrorCode =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "method_not_allowed"
+  | "conflict"
+  | "gone"
+  | "precondition_failed"
+  | "payload_too_large"
+  | "unsupported_media_type";
+
+export class DocsbaseError extends Error {
+  override readonly name = "DocsbaseError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new DocsbaseError("bad_request", message);
+export const unauthorized = (message = "A valid bearer token is required") =>
+  new DocsbaseError("unauthorized", message);
+export const forbidden = (message: string) => new DocsbaseError("forbidden", message);
+export const notFound = (message: string) => new DocsbaseError("not_found", message);
+export const conflict = (message: string) => new DocsbaseError("conflict", message);
+export const preconditionFailed = (message: string) => new DocsbaseError("precondition_failed", message);
+
+export function isDocsbaseError(error: unknown): error is DocsbaseError {
+  return error instanceof DocsbaseError;
+}

@@ -1,0 +1,176 @@
+import { z } from "zod";
+import type { IndexValue, ReadTransaction, StoredRecord, TableSchema } from "../storage/port.js";
+import { badRequest } from "./errors.js";
+import { queryInteger } from "./schema.js";
+
+/**
+ * Pagination of list operations (SPEC.md, Conventions 2): `{next: {page}, count, items}`.
+ *
+ * Pages are keyset-based: the opaque `page` token holds the index position of the last item
+ * returned, so items added or removed between two calls never shift later pages (no item is
+ * skipped or repeated, unless it was inserted before the position already reached). `next` is
+ * absent on the last page. `count` is the number of items of the whole list.
+ */
+
+/** Items per page when `limit` is not given. */
+export const DEFAULT_PAGE_SIZE = 100;
+/** Largest accepted `limit` (SPEC.md, Limits). */
+export const MAX_PAGE_SIZE = 1000;
+
+/** The `page` and `limit` query parameters, to spread into an operation's query schema. */
+export const pageQuery = {
+  page: z.string().min(1).optional(),
+  limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
+};
+
+/** The response envelope of a list of `item`. */
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    next: z.object({ page: z.string() }).optional(),
+    count: z.number(),
+    items: z.array(item),
+  });
+}
+
+export interface Page<T> {
+  next?: { page: string };
+  count: number;
+  items: T[];
+}
+
+export interface PageRequest {
+  readonly page?: string | undefined;
+  readonly limit?: number | undefined;
+}
+
+export interface PaginateOptions<R extends StoredRecord, T> {
+  readonly table: TableSchema;
+  readonly index: string;
+  readonly where?: readonly IndexValue[];
+  readonly reverse?: boolean;
+  /** Keeps only some records (permissions, text filters). Count then needs a full scan. */
+  readonly filter?: (record: R) => boolean | Promise<boolean>;
+  readonly map: (record: R) => T | Promise<T>;
+}
+
+const BATCH = 200;
+
+/** Lists one page of an index range. */
+export async function paginate<R extends StoredRecord, T>(
+  tx: ReadTransaction,
+  request: PageRequest,
+  options: PaginateOptions<R, T>,
+): Promise<Page<T>> {
+  const fields = options.table.indexes[options.index];
+  if (!fields) throw new Error(`Unknown index ${options.index}`);
+  const where = options.where ?? [];
+  const scope = scopeOf(options);
+  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  let after = request.page ? decodeCursor(request.page, scope) : undefined;
+
+  const matched: R[] = [];
+  // Fetch in batches until one record beyond the page is found, so `next` is exact.
+  for (;;) {
+    const batch = await tx.list<R>(options.table.name, {
+      index: options.index,
+      where,
+      reverse: options.reverse ?? false,
+      limit: BATCH,
+      ...(after ? { after } : {}),
+    });
+    for (const record of batch) {
+      if (!options.filter || (await options.filter(record))) matched.push(record);
+      if (matched.length > limit) break;
+    }
+    const last = batch.at(-1);
+    if (matched.length > limit || batch.length < BATCH || !last) break;
+    after = positionOf(last, fields.slice(where.length), options.table.key);
+  }
+
+  const pageRecords = matched.slice(0, limit);
+  const items = await Promise.all(pageRecords.map((record) => options.map(record)));
+  const count = options.filter
+    ? await countFiltered(tx, options)
+    : await tx.count(options.table.name, { index: options.index, where });
+  const lastOnPage = pageRecords.at(-1);
+  const page: Page<T> = { count, items };
+  // `limit=0` asks for the count alone: there is no position to resume from, so no `next`.
+  if (matched.length > limit && lastOnPage) {
+    const position = positionOf(lastOnPage, fields.slice(where.length), options.table.key);
+    page.next = { page: encodeCursor(position, scope) };
+  }
+  return page;
+}
+
+/** Pages an in-memory array (for lists computed rather than stored), with the same tokens. */
+export function paginateArray<T>(items: readonly T[], request: PageRequest, scope: string): Page<T> {
+  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  const start = request.page ? Number(decodeCursor(request.page, scope)[0]) : 0;
+  const slice = items.slice(start, start + limit);
+  const page: Page<T> = { count: items.length, items: slice };
+  if (start + limit < items.length) page.next = { page: encodeCursor([start + limit], scope) };
+  return page;
+}
+
+async function countFiltered<R extends StoredRecord, T>(
+  tx: ReadTransaction,
+  options: PaginateOptions<R, T>,
+): Promise<number> {
+  const all = await tx.list<R>(options.table.name, {
+    index: options.index,
+    where: options.where ?? [],
+  });
+  let count = 0;
+  for (const record of all) if (await options.filter!(record)) count++;
+  return count;
+}
+
+function positionOf(record: StoredRecord, fields: readonly string[], key: string): IndexValue[] {
+  return [...fields, key].map((field) => record[field] as IndexValue);
+}
+
+/** A token is bound to its list: replaying it on another list is a client error. */
+function scopeOf(
+  options: Pick<PaginateOptions<StoredRecord, unknown>, "table" | "index" | "where" | "reverse">,
+): string {
+  return JSON.stringify([options.table.name, options.index, options.where ?? [], !!options.reverse]);
+}
+
+function encodeCursor(position: readonly IndexValue[], scope: string): string {
+  return base64UrlEncode(JSON.stringify({ p: position, s: hash(scope) }));
+}
+
+function decodeCursor(token: string, scope: string): IndexValue[] {
+  try {
+    const decoded = JSON.parse(base64UrlDecode(token)) as { p?: unknown; s?: unknown };
+    const valid =
+      Array.isArray(decoded.p) &&
+      decoded.p.every((value) => typeof value === "string" || typeof value === "number") &&
+      decoded.s === hash(scope);
+    if (valid) return decoded.p as IndexValue[];
+  } catch {
+    // Fall through to the client error below.
+  }
+  throw badRequest("query.page: not a page token of this list");
+}
+
+/** A short non-cryptographic digest (FNV-1a): tokens only need to detect a list mismatch. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(36);
+}
+
+function base64UrlEncode(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function base64UrlDecode(token: string): string {
+  const binary = atob(token.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+}

@@ -1,0 +1,42 @@
+import type { Storage } from "../storage/port.js";
+
+/**
+ * Everything an operation may reach outside its input: injected so that tests are deterministic
+ * and so that the core runs unchanged on every runtime (DESIGN.md, "Injected world").
+ */
+export interface World {
+  readonly storage: Storage;
+  /** Current time. Tests move it to exercise retention windows. */
+  readonly clock: () => Date;
+  /** New opaque identifiers. */
+  readonly ids: () => string;
+  /** Absolute base of API URLs, without the `/v1` suffix, e.g. `http://127.0.0.1:8787`. */
+  readonly baseUrl: string;
+  /** Absolute base of the application URLs (`urls.app`). Defaults to `baseUrl`. */
+  readonly appUrl: string;
+}
+
+/** Who is calling. `operator` is the bootstrap user allowed to manage users. */
+export interface Caller {
+  readonly userId: string;
+  readonly operator: boolean;
+}
+
+/** The context of one operation call. */
+export interface Context extends World {
+  /** `null` for the few operations that need no authentication. */
+  readonly caller: Caller | null;
+}
+
+const ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/**
+ * Random 20-character base62 identifiers (about 119 bits), from Web Crypto, which every supported
+ * runtime provides. The tiny modulo bias of 256 % 62 is irrelevant for identifiers.
+ */
+export function randomId(length = 20): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  let id = "";
+  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length];
+  return id;
+}

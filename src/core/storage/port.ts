@@ -1,0 +1,99 @@
+/**
+ * The storage port: the only way core reaches persistent data.
+ *
+ * It is deliberately small so that it can be served by a JavaScript `Map`, one SQL table per
+ * logical table (SQLite, PostgreSQL) and IndexedDB object stores with compound indexes alike.
+ * Everything above it (cursor encoding, id generation, validation, permissions) lives in core.
+ *
+ * Records are plain JSON values (objects of strings, numbers, booleans, null, arrays and nested
+ * objects). Adapters store a copy: mutating a record after `put` or after `get` never changes what
+ * is stored.
+ */
+
+/** A value that an index can order and compare. Strings compare by code unit, numbers numerically. */
+export type IndexValue = string | number;
+
+/** One JSON record. Its primary key is the string field named by {@link TableSchema.key}. */
+export type StoredRecord = Record<string, unknown>;
+
+/**
+ * A logical table. `indexes` maps an index name to the record fields it orders by.
+ *
+ * Invariants every adapter keeps:
+ * - A record appears in an index only when every field of that index holds a string or a number
+ *   (IndexedDB cannot index booleans, `null` or missing keys, so no adapter does).
+ * - A query on an index returns records ordered by the index fields, then by primary key, which
+ *   makes every order total and every cursor unambiguous.
+ * - Within one field position, core stores values of a single type (all strings or all numbers).
+ *   Core keeps ordered string values ASCII (ids, timestamps, position keys), so byte order, UTF-16
+ *   order and SQL BINARY collation agree.
+ */
+export interface TableSchema {
+  readonly name: string;
+  readonly key: string;
+  readonly indexes: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The whole schema an adapter is initialised with. Table and index names are ASCII identifiers. */
+export interface StorageSchema {
+  readonly tables: readonly TableSchema[];
+}
+
+/**
+ * A range query on one index.
+ *
+ * `where` fixes the first `where.length` fields of the index by equality. The result is ordered by
+ * the remaining index fields then the primary key (descending when `reverse`). `after` resumes a
+ * listing: it holds the values of those remaining fields followed by the primary key of the last
+ * record already seen, and the result starts strictly after (or, when `reverse`, strictly before)
+ * that position. Records written between two calls are therefore neither skipped nor repeated
+ * unless they sort before the resume point.
+ */
+export interface ListQuery {
+  readonly index: string;
+  readonly where?: readonly IndexValue[];
+  readonly after?: readonly IndexValue[];
+  /** Maximum number of records to return; omitted means all. */
+  readonly limit?: number;
+  readonly reverse?: boolean;
+}
+
+/** Reads inside a transaction. Every read sees the transaction's own earlier writes. */
+export interface ReadTransaction {
+  /** The record with this primary key, or `undefined`. */
+  get<T extends StoredRecord = StoredRecord>(table: string, key: string): Promise<T | undefined>;
+  /** Records of one index range, ordered as {@link ListQuery} describes. */
+  list<T extends StoredRecord = StoredRecord>(table: string, query: ListQuery): Promise<T[]>;
+  /** How many records `list` would return for the same `index` and `where` without a limit. */
+  count(table: string, query: Pick<ListQuery, "index" | "where">): Promise<number>;
+}
+
+/** Reads and writes inside a write transaction. */
+export interface WriteTransaction extends ReadTransaction {
+  /** Inserts or replaces the record whose primary key is `record[schema.key]`. */
+  put(table: string, record: StoredRecord): Promise<void>;
+  /** Removes the record; returns whether it existed. */
+  delete(table: string, key: string): Promise<boolean>;
+}
+
+/**
+ * A storage adapter.
+ *
+ * Transactions:
+ * - `write(fn)` is atomic: when `fn` resolves, all its writes become visible together; when it
+ *   throws or rejects, none of them ever becomes visible and the error is rethrown unchanged.
+ * - Write transactions are serializable: two concurrent `write` calls behave as if one ran entirely
+ *   before the other.
+ * - `read(fn)` sees one consistent committed state for its whole duration.
+ * - Transaction bodies do storage work and pure computation only. They must not call `read` or
+ *   `write` again (adapters may serialize transactions, so nesting would wait forever) and must not
+ *   await network I/O (IndexedDB commits a transaction that is left idle).
+ */
+export interface Storage {
+  /** Creates missing tables and indexes. Idempotent; called once by core before any transaction. */
+  init(schema: StorageSchema): Promise<void>;
+  read<T>(fn: (tx: ReadTransaction) => Promise<T>): Promise<T>;
+  write<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
+  /** Releases resources. Further calls fail. */
+  close(): Promise<void>;
+}

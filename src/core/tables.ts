@@ -1,0 +1,201 @@
+import type { Role, DefaultLevel } from "./shared/roles.js";
+import type { StorageSchema, TableSchema } from "./storage/port.js";
+
+/**
+ * Every table core stores, with the indexes its queries need, and the shape of its records.
+ * Index fields hold strings or numbers only (see TableSchema); where a value is optional, the
+ * record carries an explicit index value instead (for example `parent: ""` at the root).
+ */
+
+const table = <const T extends TableSchema>(schema: T): T => schema;
+
+export const tables = {
+  users: table({
+    name: "users",
+    key: "id",
+    indexes: { byEmail: ["emailKey"], byKind: ["kind", "createdAt"] },
+  }),
+  tokens: table({ name: "tokens", key: "hash", indexes: { byUser: ["user", "createdAt"] } }),
+  organizations: table({ name: "organizations", key: "id", indexes: { byHostname: ["hostname"] } }),
+  members: table({
+    name: "members",
+    key: "key",
+    indexes: {
+      byOrganization: ["organization", "joinedAt"],
+      byOrganizationSeen: ["organization", "seenAt"],
+      byUser: ["user", "joinedAt"],
+    },
+  }),
+  invites: table({ name: "invites", key: "id", indexes: { byOrganization: ["organization", "createdAt"] } }),
+  teams: table({ name: "teams", key: "id", indexes: { byOrganization: ["organization", "createdAt"] } }),
+  teamMembers: table({
+    name: "teamMembers",
+    key: "key",
+    indexes: { byTeam: ["team", "addedAt"], byMember: ["organization", "user"] },
+  }),
+  collections: table({
+    name: "collections",
+    key: "id",
+    indexes: {
+      byOrganization: ["organization", "position"],
+      byParent: ["organization", "parent", "position"],
+    },
+  }),
+  spaces: table({
+    name: "spaces",
+    key: "id",
+    indexes: {
+      byOrganization: ["organization", "state", "position"],
+      byParent: ["organization", "parent", "state", "position"],
+      byState: ["state", "deletedAt"],
+    },
+  }),
+  revisions: table({ name: "revisions", key: "id", indexes: { bySpace: ["space", "createdAt"] } }),
+  jobs: table({ name: "jobs", key: "id", indexes: { byRunAt: ["runAt"] } }),
+} as const;
+
+export const storageSchema: StorageSchema = { tables: Object.values(tables) };
+
+export interface UserRecord {
+  [key: string]: unknown;
+  id: string;
+  displayName: string;
+  email: string;
+  /** Lower-cased email, for lookups by email. */
+  emailKey: string;
+  photoURL?: string;
+  /** "operator" for the bootstrap user who manages users, "user" otherwise. */
+  kind: "operator" | "user";
+  createdAt: string;
+}
+
+export interface TokenRecord {
+  [key: string]: unknown;
+  /** SHA-256 of the token, hex. The token itself is never stored. */
+  hash: string;
+  id: string;
+  user: string;
+  createdAt: string;
+}
+
+export interface OrganizationRecord {
+  [key: string]: unknown;
+  id: string;
+  title: string;
+  createdAt: string;
+  emailDomains: string[];
+  hostname?: string;
+  type: "business" | "community";
+  defaultRole: Role | null;
+  defaultContent?: { type: "site"; site: string };
+  logo?: string;
+  sso: boolean;
+  ai: boolean;
+  inviteLinks: boolean;
+  plan: string;
+  mergeRules: { type: "none" } | { type: "rules"; rules: unknown[] };
+}
+
+export interface MemberRecord {
+  [key: string]: unknown;
+  /** `${organization}:${user}` */
+  key: string;
+  organization: string;
+  user: string;
+  role: Role | null;
+  joinedAt: string;
+  lastSeenAt?: string;
+  /** `lastSeenAt`, or `joinedAt` before the first visit: the index value of the lastSeenAt sort. */
+  seenAt: string;
+  disabled: boolean;
+  sso: boolean;
+}
+
+export interface InviteRecord {
+  [key: string]: unknown;
+  id: string;
+  organization: string;
+  createdAt: string;
+  target:
+    | { type: "organization"; role: Role | null }
+    | { type: "space"; space: string; level: Role | null }
+    | { type: "collection"; collection: string; level: Role | null };
+}
+
+export interface TeamRecord {
+  [key: string]: unknown;
+  id: string;
+  organization: string;
+  title: string;
+  createdAt: string;
+}
+
+export interface TeamMemberRecord {
+  [key: string]: unknown;
+  /** `${team}:${user}` */
+  key: string;
+  team: string;
+  organization: string;
+  user: string;
+  role: "owner" | "member";
+  addedAt: string;
+}
+
+export interface CollectionRecord {
+  [key: string]: unknown;
+  id: string;
+  organization: string;
+  /** Parent collection id, or "" at the organization root. */
+  parent: string;
+  title: string;
+  description?: string;
+  defaultLevel: DefaultLevel;
+  /** Fractional-index key ordering siblings (shared by collections and spaces of an org). */
+  position: string;
+  createdAt: string;
+}
+
+export interface SpaceRecord {
+  [key: string]: unknown;
+  id: string;
+  organization: string;
+  parent: string;
+  /** "live", or "deleted" while restorable. */
+  state: "live" | "deleted";
+  position: string;
+  title: string;
+  emoji: string;
+  visibility: "public" | "unlisted" | "share-link" | "visitor-auth" | "in-collection" | "private";
+  editMode: "live" | "locked";
+  defaultLevel: DefaultLevel;
+  language?: string;
+  mergeRules: { type: "inherit" } | { type: "none" } | { type: "rules"; rules: unknown[] };
+  revision: string;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt?: string;
+  /** Counters fed by change requests and comments. */
+  counters: {
+    comments: number;
+    changeRequests: number;
+    changeRequestsOpen: number;
+    changeRequestsDraft: number;
+  };
+}
+
+export interface RevisionRecord {
+  [key: string]: unknown;
+  id: string;
+  space: string;
+  parents: string[];
+  createdAt: string;
+  type: "edits";
+}
+
+export interface JobRecord {
+  [key: string]: unknown;
+  id: string;
+  type: string;
+  runAt: string;
+  payload: Record<string, unknown>;
+}

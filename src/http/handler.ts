@@ -1,0 +1,159 @@
+import { IttyRouter, type IRequest } from "itty-router";
+import { invoke, type Outcome } from "../core/invoke.js";
+import type { AnyOperation } from "../core/registry.js";
+import { badRequest, DocsbaseError, isDocsbaseError, unauthorized } from "../core/shared/errors.js";
+import type { Caller, Context } from "../core/shared/world.js";
+import { errorResponse, STATUS_OF } from "./status.js";
+
+export interface HandlerOptions {
+  /** The registry to mount. */
+  readonly operations: Readonly<Record<string, AnyOperation>>;
+  /** The caller a bearer token stands for, or null for an unknown token. */
+  readonly authenticate: (token: string) => Promise<Caller | null>;
+  /** The context of one call, once its caller is known. */
+  readonly context: (caller: Caller | null) => Promise<Context>;
+  /** The OpenAPI document served at `/v1/openapi.json`. */
+  readonly openApi: () => Record<string, unknown>;
+  /** Largest accepted request body in bytes; larger answers 413. */
+  readonly maxBodyBytes: number;
+  /** Routes outside the registry (file downloads, PDFs...), tried before the 404/405 answer. */
+  readonly extraRoutes?: (router: ReturnType<typeof IttyRouter>) => void;
+  /** Where unexpected errors are reported. */
+  readonly onError?: (error: unknown, request: Request) => void;
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * Builds the `/v1` fetch handler from the registry: one itty-router route per operation, all
+ * served by the same generic function. Answers JSON, the reference error body, 404 for unknown
+ * paths, 405 for a known path with another method, 400 for malformed JSON, 413 past the body limit.
+ */
+export function createFetchHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
+  const router = IttyRouter({ base: "/v1" });
+  router.get("/openapi.json", () => Response.json(options.openApi()));
+  options.extraRoutes?.(router);
+  for (const operation of Object.values(options.operations)) {
+    const pattern = operation.path.replace(/\{(\w+)\}/g, ":$1");
+    router[operation.method](pattern, (request: IRequest) => serve(operation, request, options));
+  }
+  // Patterns alone, to tell "no such path" (404) from "not with this method" (405).
+  const patterns = router.routes.map(([method, regex]) => ({ method, regex }));
+
+  return async (request) => {
+    try {
+      const response: Response | undefined = await router.fetch(request);
+      if (response) return response;
+      const pathname = new URL(request.url).pathname;
+      const allowed = patterns.filter(({ regex }) => regex.test(pathname)).map(({ method }) => method);
+      if (allowed.length > 0) {
+        return errorResponse(405, `Method ${request.method} is not allowed on ${pathname}`, {
+          allow: [...new Set(allowed)].join(", "),
+        });
+      }
+      return errorResponse(404, `No route for ${request.method} ${pathname}`);
+    } catch (error) {
+      return renderError(error, request, options);
+    }
+  };
+}
+
+async function serve(operation: AnyOperation, request: IRequest, options: HandlerOptions): Promise<Response> {
+  const caller = await callerOf(request, options);
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(request.params)) params[name] = decodeSegment(name, value);
+  const query: Record<string, unknown> = {};
+  const search = new URL(request.url).searchParams;
+  for (const key of new Set(search.keys())) {
+    const values = search.getAll(key);
+    query[key] = values.length > 1 ? values : values[0];
+  }
+  const body = operation.body ? await readJson(request, options.maxBodyBytes) : undefined;
+  const outcome = await invoke(operation, await options.context(caller), { params, query, body });
+  return render(outcome);
+}
+
+async function callerOf(request: Request, options: HandlerOptions): Promise<Caller | null> {
+  const header = request.headers.get("authorization");
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw unauthorized('The Authorization header must be "Bearer <token>"');
+  const caller = await options.authenticate(match[1]);
+  if (!caller) throw unauthorized("The token is not valid");
+  return caller;
+}
+
+function decodeSegment(name: string, value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw badRequest(`path.${name}: not a valid percent-encoded segment`);
+  }
+}
+
+async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const bytes = await readLimited(request, maxBytes);
+  if (bytes.length === 0) return undefined;
+  const type = request.headers.get("content-type");
+  if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
+    throw new DocsbaseError("unsupported_media_type", `body: expected application/json, got ${type}`);
+  }
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (error) {
+    throw badRequest(`body: malformed JSON (${(error as Error).message})`);
+  }
+}
+
+/** Reads the body, stopping as soon as it passes the limit (Content-Length may be absent or false). */
+async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+const tooLarge = (maxBytes: number) =>
+  new DocsbaseError("payload_too_large", `body: larger than the limit of ${maxBytes} bytes`);
+
+function render(outcome: Outcome): Response {
+  const headers = new Headers(outcome.headers);
+  if (outcome.body === undefined || outcome.status === 204 || outcome.status === 205) {
+    return new Response(null, { status: outcome.status, headers });
+  }
+  headers.set("content-type", JSON_TYPE);
+  const location = (outcome.body as { urls?: { location?: unknown } }).urls?.location;
+  if (outcome.status === 201 && typeof location === "string" && !headers.has("location")) {
+    headers.set("location", location);
+  }
+  return new Response(JSON.stringify(outcome.body), { status: outcome.status, headers });
+}
+
+function renderError(error: unknown, request: Request, options: HandlerOptions): Response {
+  if (isDocsbaseError(error)) return errorResponse(STATUS_OF[error.code], error.message);
+  (options.onError ?? defaultOnError)(error, request);
+  return errorResponse(500, "Internal server error");
+}
+
+function defaultOnError(error: unknown, request: Request) {
+  console.error(`docsbase: unexpected error on ${request.method} ${request.url}`, error);
+}

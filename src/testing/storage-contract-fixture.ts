@@ -1,0 +1,77 @@
+import type { IndexValue, Storage, StorageSchema, StoredRecord } from "../core/storage/index.js";
+
+/**
+ * The schema the contract suite runs against: one table with single- and multi-field indexes over
+ * string and number fields, and one small table for counters.
+ */
+export const contractSchema: StorageSchema = {
+  tables: [
+    {
+      name: "items",
+      key: "id",
+      indexes: {
+        byRank: ["rank"],
+        byName: ["name"],
+        byGroupRank: ["group", "rank"],
+        byGroupName: ["group", "name"],
+      },
+    },
+    { name: "counters", key: "id", indexes: { byValue: ["value"] } },
+  ],
+};
+
+/** A record of the `items` table. Fields other than `id` may hold anything JSON. */
+export interface Item extends StoredRecord {
+  id: string;
+  group?: unknown;
+  rank?: unknown;
+  name?: unknown;
+}
+
+/** What each contract test gets: the storage under test, opened and initialised. */
+export interface ContractContext {
+  readonly storage: Storage;
+  /** Closes the storage; the suite then does not close it again after the test. */
+  close(): Promise<void>;
+}
+
+/** Writes records in one transaction. */
+export async function seed(storage: Storage, table: string, records: readonly StoredRecord[]): Promise<void> {
+  await storage.write(async (tx) => {
+    for (const record of records) await tx.put(table, record);
+  });
+}
+
+/** The primary keys of records, in order. */
+export const ids = (records: readonly StoredRecord[]): unknown[] => records.map((record) => record.id);
+
+/** The `after` cursor of a record: its values for `fields` (the index fields past `where`), then its key. */
+export const cursor = (record: StoredRecord, fields: readonly string[]): IndexValue[] =>
+  [...fields, "id"].map((field) => record[field] as IndexValue);
+
+/** Lets other pending work run, so interleaving bugs get a chance to show. */
+export const pause = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Pages through `items` on an index with `limit`-sized pages, following `after` cursors. */
+export async function pageAll(
+  storage: Storage,
+  query: { index: string; fields: readonly string[]; where?: IndexValue[]; reverse?: boolean; limit: number },
+): Promise<Item[]> {
+  const seen: Item[] = [];
+  let after: IndexValue[] | undefined;
+  for (;;) {
+    const page = await storage.read((tx) =>
+      tx.list<Item>("items", {
+        index: query.index,
+        where: query.where,
+        reverse: query.reverse,
+        limit: query.limit,
+        after,
+      }),
+    );
+    seen.push(...page);
+    const last = page.at(-1);
+    if (page.length < query.limit || !last) return seen;
+    after = cursor(last, query.fields);
+  }
+}
