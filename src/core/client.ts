@@ -1,23 +1,27 @@
 import type { z } from "zod";
 import { invoke } from "./invoke.js";
-import type { AnyOperation, Operation } from "./registry.js";
+import type { AnyOperation } from "./registry.js";
 import type { Context } from "./shared/world.js";
 
+/** The input type of an object schema; `{}` for an empty one (zod types it `Record<string, never>`). */
+type ObjectInput<S> = S extends z.ZodObject<infer Shape> ? (keyof Shape extends never ? {} : z.input<S>) : {};
+
 /** The input of an in-process call: path and query parameters side by side, and `body`. */
-export type ClientInput<O> =
-  O extends Operation<string, infer P, infer Q, infer B, any>
-    ? z.input<P> &
-        z.input<Q> &
-        ([B] extends [z.ZodUndefined]
-          ? {}
-          : undefined extends z.input<B>
-            ? { body?: z.input<B> }
-            : { body: z.input<B> })
-    : never;
+export type ClientInput<O extends AnyOperation> = ObjectInput<NonNullable<O["params"]>> &
+  ObjectInput<NonNullable<O["query"]>> &
+  BodyInput<O["body"]>;
+
+type BodyInput<B> = [B] extends [undefined]
+  ? {}
+  : B extends z.ZodType
+    ? undefined extends z.input<B>
+      ? { body?: z.input<B> }
+      : { body: z.input<B> }
+    : {};
 
 /** The result of an in-process call: the response body (`undefined` for no-content answers). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ClientOutput<O> = O extends Operation<string, any, any, any, infer R> ? z.output<R> : never;
+export type ClientOutput<O extends AnyOperation> =
+  NonNullable<O["response"]> extends z.ZodType ? z.output<NonNullable<O["response"]>> : undefined;
 
 /** A typed in-process client: one async method per operation of the registry. */
 export type Client<Ops extends Record<string, AnyOperation>> = {

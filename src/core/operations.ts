@@ -1,4 +1,5 @@
 import type { JobHandler } from "./jobs.js";
+import { organizationOperations } from "./organizations/operations.js";
 import { userOperations } from "./users/operations.js";
 
 /**
@@ -7,6 +8,7 @@ import { userOperations } from "./users/operations.js";
  */
 export const operations = {
   ...userOperations,
+  ...organizationOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -5,7 +5,7 @@ export interface TestDocsbase {
   readonly docsbase: Docsbase;
   /** The operator's token. */
   readonly operatorToken: string;
-  /** The API base, e.g. `http://docsbase.test/v1`. */
+  /** The base URL the official client takes as `endpoint` (it appends `/v1` itself). */
   readonly endpoint: string;
   /** A `fetch` bound to the handler: pass it where a client takes a custom fetch. */
   readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
@@ -44,7 +44,7 @@ export async function createTestDocsbase(options: Partial<DocsbaseOptions> = {})
   const test: TestDocsbase = {
     docsbase,
     operatorToken,
-    endpoint: `${baseUrl}/v1`,
+    endpoint: baseUrl,
     fetch,
     async createUser(displayName, email) {
       users++;

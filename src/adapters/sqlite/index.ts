@@ -61,7 +61,7 @@ function plan(table: TableSchema, fields: readonly string[], query: ListQuery) {
   if (query.after) {
     const columns = [...rest.map(value), "pk"].join(", ");
     const marks = query.after.map(() => "?").join(", ");
-    clauses.push(`(${columns}) ${query.reverse ? "<" : ">"} (${marks})`);
+    clauses.push(`(${columns}) ${query.reverse ? "<=" : ">="} (${marks})`);
     params.push(...query.after.map(bind));
   }
   const direction = query.reverse ? " DESC" : "";

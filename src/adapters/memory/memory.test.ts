@@ -1,0 +1,4 @@
+import { storageContract } from "../../testing/index.js";
+import { memoryStorage } from "./index.js";
+
+storageContract("memory", () => memoryStorage());

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import type { Membership } from "../shared/access.js";
+import { atLeast, memberRoleOrGuest } from "../shared/roles.js";
+import type { World } from "../shared/world.js";
+import type { OrganizationRecord } from "../tables.js";
+
+export const organizationTitle = z.string().trim().min(2).max(255);
+/** A lower-case hostname label: what the organization's default public hostname starts with. */
+export const organizationHostname = z
+  .string()
+  .min(3)
+  .max(32)
+  .regex(/^[a-z0-9][a-z0-9-]*[a-z0-9]$/, "Lower-case letters, digits and inner hyphens only");
+/** An email domain such as `example.com`. */
+export const emailDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "Not a valid domain name");
+
+const mergeRule = z.union([
+  z.object({
+    rule: z.enum(["require_specific_reviewers", "require_one_of_specific_reviewers", "allow_bypass"]),
+    users: z.array(z.string()),
+  }),
+  z.object({
+    rule: z.enum([
+      "require_at_least_one_review",
+      "require_all_reviews_approved",
+      "require_agent_review",
+      "require_up_to_date_change_request",
+      "require_change_request_subject",
+      "require_change_request_description",
+    ]),
+  }),
+  z.object({ rule: z.literal("custom"), expression: z.string().max(1024) }),
+]);
+export const standaloneMergeRules = z.union([
+  z.object({ type: z.literal("rules"), rules: z.array(mergeRule) }),
+  z.object({ type: z.literal("none") }),
+]);
+
+export const organizationPermissionsSchema = z.object({
+  view: z.boolean(),
+  admin: z.boolean(),
+  ownTeam: z.boolean(),
+  createContent: z.boolean(),
+  createOpenAPISpec: z.boolean(),
+  ingestConversations: z.boolean(),
+  viewBilling: z.boolean(),
+  listMembers: z.boolean(),
+  listTeams: z.boolean(),
+  listIntegrations: z.boolean(),
+  listInstallations: z.boolean(),
+  installIntegration: z.boolean(),
+});
+export type OrganizationPermissions = z.infer<typeof organizationPermissionsSchema>;
+
+export const organizationSchema = z.object({
+  object: z.literal("organization"),
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+  emailDomains: z.array(z.string()),
+  hostname: z.string().optional(),
+  type: z.enum(["business", "community"]),
+  defaultRole: memberRoleOrGuest.optional(),
+  defaultContent: z.object({ type: z.literal("site"), site: z.string() }).optional(),
+  sso: z.boolean(),
+  ai: z.boolean(),
+  inviteLinks: z.boolean(),
+  plan: z.string(),
+  mergeRules: standaloneMergeRules,
+  trial: z.object({ status: z.literal("notapplicable"), count: z.number() }),
+  urls: z.object({ location: z.string(), app: z.string(), logo: z.string().optional() }),
+  permissions: organizationPermissionsSchema,
+});
+export type Organization = z.infer<typeof organizationSchema>;
+
+/**
+ * What a member may do in their organization. Operations enforce exactly these rules, so the flags
+ * never promise what a call would refuse. Guests (`role: null`) may only view the organization.
+ */
+export function organizationPermissions(membership: Membership, ownsTeam: boolean): OrganizationPermissions {
+  const { role } = membership;
+  const admin = atLeast(role, "admin");
+  const member = role !== null;
+  return {
+    view: true,
+    admin,
+    ownTeam: admin || ownsTeam,
+    createContent: atLeast(role, "create"),
+    createOpenAPISpec: atLeast(role, "create"),
+    ingestConversations: admin,
+    viewBilling: admin,
+    listMembers: member,
+    listTeams: member,
+    listIntegrations: member,
+    listInstallations: admin,
+    installIntegration: admin,
+  };
+}
+
+export function toOrganization(
+  world: World,
+  record: OrganizationRecord,
+  permissions: OrganizationPermissions,
+): Organization {
+  return {
+    object: "organization",
+    id: record.id,
+    title: record.title,
+    createdAt: record.createdAt,
+    emailDomains: record.emailDomains,
+    ...(record.hostname ? { hostname: record.hostname } : {}),
+    type: record.type,
+    defaultRole: record.defaultRole,
+    ...(record.defaultContent ? { defaultContent: record.defaultContent } : {}),
+    sso: record.sso,
+    ai: record.ai,
+    inviteLinks: record.inviteLinks,
+    plan: record.plan,
+    mergeRules: record.mergeRules as Organization["mergeRules"],
+    // A self-hosted organization has no billing, hence no trial.
+    trial: { status: "notapplicable", count: 0 },
+    urls: {
+      location: `${world.baseUrl}/v1/orgs/${record.id}`,
+      app: `${world.appUrl}/o/${record.id}`,
+      ...(record.logo ? { logo: record.logo } : {}),
+    },
+    permissions,
+  };
+}

@@ -1,0 +1,1 @@
+export { storageContract, contractSchema, type StorageContractOptions } from "./storage-contract.js";

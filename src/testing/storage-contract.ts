@@ -1,0 +1,202 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ListQuery, Storage } from "../core/storage/index.js";
+import { contractSchema, ids, seed, type ContractContext, type Item } from "./storage-contract-fixture.js";
+import { listContract } from "./storage-contract-list.js";
+import { transactionContract } from "./storage-contract-transactions.js";
+
+export { contractSchema } from "./storage-contract-fixture.js";
+
+/** Options of {@link storageContract}. */
+export interface StorageContractOptions {
+  /**
+   * Opens a new `Storage` over the same data as the last `open()` (for example the same file).
+   * When given, the suite also checks that committed data survives `close()`.
+   */
+  reopen?: () => Promise<Storage> | Storage;
+}
+
+/**
+ * Declares the vitest suite every storage adapter must pass. Each test gets a fresh storage from
+ * `open()`, initialised with {@link contractSchema}, and closes it afterwards.
+ *
+ * @example
+ * ```ts
+ * import { storageContract } from "docsbase/testing";
+ * import { memoryStorage } from "docsbase/adapters/memory";
+ * storageContract("memory", () => memoryStorage());
+ * ```
+ */
+export function storageContract(
+  name: string,
+  open: () => Promise<Storage> | Storage,
+  options: StorageContractOptions = {},
+): void {
+  describe(`storage contract: ${name}`, () => {
+    let current: Storage | undefined;
+    const ctx: ContractContext = {
+      get storage() {
+        if (!current) throw new Error("No storage is open");
+        return current;
+      },
+      async close() {
+        const storage = current;
+        current = undefined;
+        await storage?.close();
+      },
+    };
+
+    beforeEach(async () => {
+      current = await open();
+      await current.init(contractSchema);
+    });
+    afterEach(async () => {
+      await ctx.close();
+    });
+
+    describe("records", () => recordContract(ctx));
+    listContract(ctx);
+    transactionContract(ctx);
+    describe("schema and errors", () => errorContract(ctx));
+    describe("lifecycle", () => lifecycleContract(ctx, options));
+  });
+}
+
+function recordContract(ctx: ContractContext): void {
+  const get = (id: string, table = "items") => ctx.storage.read((tx) => tx.get(table, id));
+
+  it("returns undefined for a missing key", async () => {
+    expect(await get("nope")).toBeUndefined();
+  });
+
+  it("stores and returns any JSON record", async () => {
+    const record = {
+      id: "r1",
+      text: "héllo ✓ \u{1F600} \"quoted\" \\ \n",
+      numbers: [0, -1, 1.5, 1e-7, 2 ** 60],
+      flags: { yes: true, no: false, none: null },
+      nested: { list: [{ deep: ["x", { deeper: 1 }] }], empty: {}, none: [] },
+    };
+    await seed(ctx.storage, "items", [record]);
+    expect(await get("r1")).toEqual(record);
+  });
+
+  it("replaces the whole record on put", async () => {
+    await seed(ctx.storage, "items", [{ id: "a", rank: 1, name: "old", extra: true }]);
+    await seed(ctx.storage, "items", [{ id: "a", rank: 2 }]);
+    expect(await get("a")).toEqual({ id: "a", rank: 2 });
+    expect(await ctx.storage.read((tx) => tx.count("items", { index: "byName" }))).toBe(0);
+  });
+
+  it("deletes, reporting whether the record existed", async () => {
+    await seed(ctx.storage, "items", [{ id: "a", rank: 1 }]);
+    expect(await ctx.storage.write((tx) => tx.delete("items", "a"))).toBe(true);
+    expect(await get("a")).toBeUndefined();
+    expect(await ctx.storage.write((tx) => tx.delete("items", "a"))).toBe(false);
+    expect(await ctx.storage.write((tx) => tx.delete("items", "never"))).toBe(false);
+    expect(await ctx.storage.read((tx) => tx.list("items", { index: "byRank" }))).toEqual([]);
+  });
+
+  it("keeps tables apart", async () => {
+    await seed(ctx.storage, "items", [{ id: "same", rank: 1 }]);
+    await seed(ctx.storage, "counters", [{ id: "same", value: 7 }]);
+    expect(await get("same")).toEqual({ id: "same", rank: 1 });
+    expect(await get("same", "counters")).toEqual({ id: "same", value: 7 });
+    await ctx.storage.write((tx) => tx.delete("counters", "same"));
+    expect(await get("same")).toEqual({ id: "same", rank: 1 });
+  });
+
+  it("isolates stored copies from the caller's objects", async () => {
+    const record = { id: "a", rank: 1, tags: ["x"], meta: { n: 1 } };
+    await ctx.storage.write(async (tx) => {
+      await tx.put("items", record);
+      record.rank = 2;
+      record.tags.push("mutated after put");
+      const pending = await tx.get<typeof record>("items", "a");
+      if (pending) pending.meta.n = 99;
+      expect(await tx.get("items", "a")).toEqual({ id: "a", rank: 1, tags: ["x"], meta: { n: 1 } });
+    });
+    const fetched = (await get("a")) as typeof record;
+    fetched.tags.push("mutated after get");
+    fetched.meta.n = 2;
+    const listed = await ctx.storage.read((tx) => tx.list<typeof record>("items", { index: "byRank" }));
+    (listed[0] as typeof record).meta.n = 3;
+    expect(await get("a")).toEqual({ id: "a", rank: 1, tags: ["x"], meta: { n: 1 } });
+  });
+
+  it("rejects a record without a string key", async () => {
+    await expect(ctx.storage.write((tx) => tx.put("items", { rank: 1 }))).rejects.toThrow();
+    await expect(ctx.storage.write((tx) => tx.put("items", { id: 5, rank: 1 }))).rejects.toThrow();
+    expect(await ctx.storage.read((tx) => tx.count("items", { index: "byRank" }))).toBe(0);
+  });
+}
+
+function errorContract(ctx: ContractContext): void {
+  it("keeps data when init runs again", async () => {
+    await seed(ctx.storage, "items", [{ id: "a", rank: 1 }]);
+    await ctx.storage.init(contractSchema);
+    await ctx.storage.init(contractSchema);
+    expect(await ctx.storage.read((tx) => tx.list("items", { index: "byRank" }))).toEqual([{ id: "a", rank: 1 }]);
+  });
+
+  it("rejects an unknown table in every operation", async () => {
+    const unknown = /unknown table/i;
+    await expect(ctx.storage.read((tx) => tx.get("nope", "a"))).rejects.toThrow(unknown);
+    await expect(ctx.storage.read((tx) => tx.list("nope", { index: "byRank" }))).rejects.toThrow(unknown);
+    await expect(ctx.storage.read((tx) => tx.count("nope", { index: "byRank" }))).rejects.toThrow(unknown);
+    await expect(ctx.storage.write((tx) => tx.put("nope", { id: "a" }))).rejects.toThrow(unknown);
+    await expect(ctx.storage.write((tx) => tx.delete("nope", "a"))).rejects.toThrow(unknown);
+  });
+
+  it("rejects an unknown index", async () => {
+    const unknown = /unknown index/i;
+    await expect(ctx.storage.read((tx) => tx.list("items", { index: "byNope" }))).rejects.toThrow(unknown);
+    await expect(ctx.storage.read((tx) => tx.count("items", { index: "byValue" }))).rejects.toThrow(unknown);
+  });
+
+  it("rejects malformed queries", async () => {
+    const list = (query: Omit<ListQuery, "index">) =>
+      ctx.storage.read((tx) => tx.list("items", { index: "byGroupRank", ...query }));
+    await expect(list({ where: ["g", 1, "extra"] })).rejects.toThrow();
+    await expect(list({ where: ["g"], after: ["a", 1, "too many"] })).rejects.toThrow();
+    await expect(list({ after: ["g"] })).rejects.toThrow();
+    await expect(list({ limit: -1 })).rejects.toThrow();
+    await expect(list({ limit: 1.5 })).rejects.toThrow();
+  });
+}
+
+function lifecycleContract(ctx: ContractContext, options: StorageContractOptions): void {
+  it("fails every call after close", async () => {
+    const storage = ctx.storage;
+    await ctx.close();
+    await expect(storage.read((tx) => tx.get("items", "a"))).rejects.toThrow();
+    await expect(storage.write((tx) => tx.put("items", { id: "a" }))).rejects.toThrow();
+  });
+
+  it("waits for running transactions before closing", async () => {
+    const storage = ctx.storage;
+    const writing = seed(storage, "items", [{ id: "a", rank: 1 }]);
+    await ctx.close();
+    await writing;
+  });
+
+  it.skipIf(!options.reopen)("keeps committed data after close and reopen", async () => {
+    const items: Item[] = [
+      { id: "b", group: "g", rank: 2 },
+      { id: "a", group: "g", rank: 1 },
+      { id: "c", group: "h", rank: 0 },
+    ];
+    await seed(ctx.storage, "items", items);
+    await seed(ctx.storage, "counters", [{ id: "n", value: 3 }]);
+    await ctx.close();
+    const reopened = await (options.reopen as NonNullable<StorageContractOptions["reopen"]>)();
+    try {
+      await reopened.init(contractSchema);
+      const listed = await reopened.read((tx) => tx.list<Item>("items", { index: "byGroupRank", where: ["g"] }));
+      expect(ids(listed)).toEqual(["a", "b"]);
+      expect(await reopened.read((tx) => tx.count("items", { index: "byRank" }))).toBe(3);
+      expect(await reopened.read((tx) => tx.get("counters", "n"))).toEqual({ id: "n", value: 3 });
+    } finally {
+      await reopened.close();
+    }
+  });
+}

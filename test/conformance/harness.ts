@@ -1,0 +1,218 @@
+import { GitBookAPI } from "@gitbook/api";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { memoryStorage } from "../../src/adapters/memory/index.js";
+import { sqliteStorage } from "../../src/adapters/sqlite/index.js";
+import type { Storage } from "../../src/core/storage/port.js";
+import { createTestDocsbase, type TestDocsbase } from "../../src/testing/double.js";
+
+/**
+ * The conformance harness: drives docsbase through the official `@gitbook/api` client, in
+ * process, and validates every response that passes through against the reference schemas of
+ * `@gitbook/api/spec/openapi.json`. Each conformance file creates one harness per storage
+ * adapter, exercises its operations, then calls `expectCovered` and `expectConformant`.
+ */
+
+const require = createRequire(import.meta.url);
+const spec = require("@gitbook/api/spec/openapi.json") as ReferenceSpec;
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+interface ReferenceOperation {
+  operationId: string;
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema?: unknown }> }>;
+}
+interface ReferenceSpec {
+  paths: Record<string, Record<string, ReferenceOperation>>;
+  components: { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+}
+
+const ajv = new Ajv({ strict: false, allErrors: true, discriminator: true });
+addFormats(ajv);
+// Formats the reference uses beyond JSON Schema's: accepted as plain strings or numbers.
+for (const format of ["emoji", "icon", "byte", "int32"]) ajv.addFormat(format, () => true);
+ajv.addSchema(nullableToJsonSchema(structuredClone(spec)) as object, "reference");
+
+/**
+ * The reference is OpenAPI 3.0, whose `nullable: true` JSON Schema lacks: rewrite it as a `null`
+ * type (with `type`) or as an `anyOf` with `null` (without), so ajv validates what 3.0 means.
+ */
+function nullableToJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(nullableToJsonSchema);
+  if (!node || typeof node !== "object") return node;
+  const object: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) object[key] = nullableToJsonSchema(value);
+  if (object["nullable"] !== true) return object;
+  delete object["nullable"];
+  if (typeof object["type"] === "string") return { ...object, type: [object["type"], "null"] };
+  return { anyOf: [object, { type: "null" }] };
+}
+
+interface Route {
+  method: string;
+  template: string;
+  regex: RegExp;
+  literals: number;
+  operation: ReferenceOperation;
+}
+
+const routes: Route[] = Object.entries(spec.paths)
+  .flatMap(([template, methods]) =>
+    Object.entries(methods)
+      .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))
+      .map(([method, operation]) => ({
+        method: method.toUpperCase(),
+        template,
+        regex: new RegExp(`^/v1${template.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
+        literals: template.split("/").filter((segment) => segment && !segment.startsWith("{")).length,
+        operation,
+      })),
+  )
+  .sort((a, b) => b.literals - a.literals);
+
+/** The reference operation serving a method and path, if any. */
+export function referenceOperation(method: string, pathname: string): Route | undefined {
+  return routes.find((route) => route.method === method && route.regex.test(pathname));
+}
+
+/** Every operationId of the reference document. */
+export const referenceOperationIds = new Set(routes.map((route) => route.operation.operationId));
+
+const validators = new Map<string, ValidateFunction>();
+function validatorFor(route: Route, status: number): ValidateFunction | "undocumented" | "no-body" {
+  let response = route.operation.responses[String(status)];
+  if (!response) return "undocumented";
+  let pointer = `reference#/paths/${escape(route.template)}/${route.method.toLowerCase()}/responses/${status}`;
+  if (response.$ref) {
+    const name = response.$ref.split("/").pop()!;
+    response = spec.components.responses[name]!;
+    pointer = `reference#/components/responses/${escape(name)}`;
+  }
+  if (!response.content?.["application/json"]?.schema) return "no-body";
+  const key = `${pointer}/content/application~1json/schema`;
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.compile({ $ref: key });
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+const escape = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+
+const ERROR_BODY = ajv.compile({
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message"],
+      properties: { code: { type: "integer" }, message: { type: "string", minLength: 1 } },
+    },
+  },
+});
+
+export type StorageKind = "memory" | "sqlite";
+export const STORAGE_KINDS: StorageKind[] = ["memory", "sqlite"];
+
+export interface Harness {
+  readonly test: TestDocsbase;
+  /** The official client, authenticated as the operator. */
+  readonly api: GitBookAPI;
+  /** The official client authenticated with another token. */
+  client(token: string): GitBookAPI;
+  /** Reference operationIds seen so far, with the statuses they answered. */
+  readonly seen: Map<string, Set<number>>;
+  /** Schema violations seen so far. */
+  readonly violations: string[];
+  /** Fails unless each of these operations answered at least once through the client. */
+  expectCovered(operationIds: readonly string[]): void;
+  /** Fails if any response violated the reference schemas. */
+  expectConformant(): void;
+  close(): Promise<void>;
+}
+
+/** Creates a docsbase over the given storage kind, reachable through the official client. */
+export async function createHarness(kind: StorageKind, options: { clock?: () => Date } = {}): Promise<Harness> {
+  let directory: string | undefined;
+  let storage: Storage;
+  if (kind === "sqlite") {
+    directory = mkdtempSync(join(tmpdir(), "docsbase-conformance-"));
+    storage = sqliteStorage({ filename: join(directory, "db.sqlite") });
+  } else {
+    storage = memoryStorage();
+  }
+  const test = await createTestDocsbase({ storage, ...(options.clock ? { clock: options.clock } : {}) });
+  const seen = new Map<string, Set<number>>();
+  const violations: string[] = [];
+
+  const checkedFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const response = await test.fetch(request);
+    const { pathname } = new URL(request.url);
+    const route = referenceOperation(request.method, pathname);
+    const label = `${request.method} ${pathname} -> ${response.status}`;
+    if (!route) {
+      violations.push(`${label}: no reference operation for this path`);
+      return response;
+    }
+    const id = route.operation.operationId;
+    if (!seen.has(id)) seen.set(id, new Set());
+    seen.get(id)!.add(response.status);
+    const text = await response.clone().text();
+    const body = text ? (JSON.parse(text) as unknown) : undefined;
+    if (response.status >= 400) {
+      if (!ERROR_BODY(body)) violations.push(`${label} (${id}): error body is not {error: {code, message}}`);
+      else if ((body as { error: { code: number } }).error.code !== response.status) {
+        violations.push(`${label} (${id}): error.code differs from the status`);
+      }
+      return response;
+    }
+    const validate = validatorFor(route, response.status);
+    if (validate === "undocumented") {
+      violations.push(`${label} (${id}): status not in the reference (${Object.keys(route.operation.responses)})`);
+    } else if (validate === "no-body") {
+      if (text) violations.push(`${label} (${id}): the reference answers no body here`);
+    } else if (!validate(body)) {
+      violations.push(`${label} (${id}): ${ajv.errorsText(validate.errors, { separator: "; " })}`);
+    }
+    return response;
+  };
+
+  const client = (token: string) =>
+    new GitBookAPI({ endpoint: test.endpoint, authToken: token, serviceBinding: { fetch: checkedFetch } });
+
+  return {
+    test,
+    api: client(test.operatorToken),
+    client,
+    seen,
+    violations,
+    expectCovered(operationIds) {
+      const missing = operationIds.filter((id) => !seen.has(id));
+      if (missing.length) throw new Error(`Not exercised through the client: ${missing.join(", ")}`);
+    },
+    expectConformant() {
+      if (violations.length) throw new Error(`Reference schema violations:\n${violations.join("\n")}`);
+    },
+    async close() {
+      await test.docsbase.close();
+      if (directory) rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Awaits a client call expected to fail and returns its HTTP status. */
+export async function statusOf(call: Promise<unknown>): Promise<number> {
+  try {
+    await call;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "number") return code;
+    throw error;
+  }
+  throw new Error("Expected the call to fail");
+}
