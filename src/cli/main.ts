@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { startServer } from "./serve.js";
+
+const USAGE = `Usage: docsbase serve [--port 8787] [--host 127.0.0.1] [--db ./docsbase.sqlite | --memory]
+                      [--base-url URL]
+
+Serves the docsbase /v1 API. On an empty database it creates the operator user and prints its
+token once; set DOCSBASE_ADMIN_TOKEN to choose the operator's token instead.`;
+
+/** Runs the command line; returns the exit code for errors found before serving. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === "help" || command === "--help" || command === "-h") {
+    console.log(USAGE);
+    return command ? 0 : 1;
+  }
+  if (command !== "serve") {
+    console.error(`Unknown command "${command}".\n\n${USAGE}`);
+    return 1;
+  }
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: {
+        port: { type: "string", default: "8787" },
+        host: { type: "string", default: "127.0.0.1" },
+        db: { type: "string", default: "./docsbase.sqlite" },
+        memory: { type: "boolean", default: false },
+        "base-url": { type: "string" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 1;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`--port must be an integer from 0 to 65535, got "${values.port}"`);
+    return 1;
+  }
+  const adminToken = process.env["DOCSBASE_ADMIN_TOKEN"] || undefined;
+  if (adminToken !== undefined && adminToken.length < 16) {
+    console.error("DOCSBASE_ADMIN_TOKEN must be at least 16 characters long");
+    return 1;
+  }
+  const starting = startServer({
+    port,
+    host: values.host,
+    db: values.db,
+    memory: values.memory,
+    ...(values["base-url"] ? { baseUrl: values["base-url"] } : {}),
+    ...(adminToken ? { adminToken } : {}),
+  });
+  // Handlers go in before the server announces itself, so a signal right after start is graceful.
+  const shutdown = (signal: string) => {
+    console.log(`docsbase: ${signal} received, shutting down`);
+    // Requests in flight get a grace period; a stuck one does not keep the process alive forever.
+    setTimeout(() => process.exit(1), 10_000).unref();
+    starting
+      .then((server) => server.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error("docsbase: shutdown failed", error);
+          process.exit(1);
+        },
+      );
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  await starting;
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0) process.exit(code);
+  },
+  (error: unknown) => {
+    console.error("docsbase:", error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,58 @@
+import { build } from "esbuild";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * Runtime boundaries (STYLE.md, rule 6): the core, the HTTP handler, the memory adapter and the
+ * test double import nothing runtime-specific, so they run on Node, Deno, Bun, browsers and
+ * service workers. Node-only code lives in src/adapters/sqlite and src/cli.
+ */
+const root = join(import.meta.dirname, "..");
+const NODE_ONLY = [/^src\/adapters\/sqlite\//, /^src\/cli\//, /\.test\.ts$/];
+const FORBIDDEN =
+  /from\s+["'](node:[^"']+|better-sqlite3|idb|@hono\/node-server|fs|path|os|child_process|crypto)["']/;
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+describe("runtime boundaries", () => {
+  it("no runtime-specific import outside the node-only adapters and the CLI", () => {
+    const offenders = sourceFiles(join(root, "src"))
+      .map((path) => relative(root, path))
+      .filter((path) => !NODE_ONLY.some((pattern) => pattern.test(path)))
+      .filter((path) => FORBIDDEN.test(readFileSync(join(root, path), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
+  it("the browser bundle check fails on a node import (control)", async () => {
+    const attempt = build({
+      stdin: { contents: 'import { readFileSync } from "node:fs"; console.log(readFileSync);' },
+      bundle: true,
+      platform: "browser",
+      write: false,
+      logLevel: "silent",
+    });
+    await expect(attempt).rejects.toThrow(/node:fs/);
+  });
+
+  it.each(["src/index.ts", "src/adapters/memory/index.ts", "src/testing/double.ts"])(
+    "%s bundles for the browser platform",
+    async (entry) => {
+      const result = await build({
+        entryPoints: [join(root, entry)],
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        write: false,
+        logLevel: "silent",
+      });
+      expect(result.errors).toEqual([]);
+      expect(result.outputFiles[0]!.text).not.toMatch(/require\(["']node:/);
+    },
+  );
+});

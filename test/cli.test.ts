@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+/** Starts `docsbase serve` as a child process and resolves once it listens. */
+function startCli(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "src/cli/main.ts", "serve", "--port", "0", ...args],
+    {
+      cwd: join(import.meta.dirname, ".."),
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  const ready = new Promise<{ url: string; output: () => string }>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /docsbase listening on (\S+)/.exec(output);
+      if (match?.[1]) resolve({ url: match[1], output: () => output });
+    });
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", (code) => reject(new Error(`exited with ${code} before listening:\n${output}`)));
+  });
+  return { child, ready };
+}
+
+function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once("exit", (code) => resolve(code));
+    child.kill(signal);
+  });
+}
+
+describe("docsbase serve", () => {
+  const directory = mkdtempSync(join(tmpdir(), "docsbase-cli-"));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it("keeps data across a restart and shuts down gracefully on SIGTERM and SIGINT", async () => {
+    const db = join(directory, "data.sqlite");
+    const token = "dbt_cli_test_operator_token";
+    const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+
+    const first = startCli(["--db", db], { DOCSBASE_ADMIN_TOKEN: token });
+    const { url } = await first.ready;
+    const created = await fetch(`${url}/v1/orgs`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ title: "Kept" }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect(await stop(first.child, "SIGTERM")).toBe(0);
+
+    const second = startCli(["--db", db], { DOCSBASE_ADMIN_TOKEN: token });
+    const restarted = await second.ready;
+    const read = await fetch(`${restarted.url}/v1/orgs/${id}`, { headers: auth });
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { title: string }).title).toBe("Kept");
+    expect(restarted.output()).not.toContain("Operator token");
+    expect(await stop(second.child, "SIGINT")).toBe(0);
+  });
+
+  it("prints an operator token once, on an empty database", async () => {
+    const db = join(directory, "fresh.sqlite");
+    const first = startCli(["--db", db], { DOCSBASE_ADMIN_TOKEN: "" });
+    const started = await first.ready;
+    const token = /Operator token \(shown once, keep it safe\): (\S+)/.exec(started.output())?.[1];
+    expect(token).toMatch(/^dbt_/);
+    const me = await fetch(`${started.url}/v1/user`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    expect(await stop(first.child, "SIGTERM")).toBe(0);
+
+    const second = startCli(["--db", db], { DOCSBASE_ADMIN_TOKEN: "" });
+    expect((await second.ready).output()).not.toContain("Operator token");
+    expect(await stop(second.child, "SIGTERM")).toBe(0);
+  });
+
+  it("refuses bad arguments with a usage message", async () => {
+    const { ready } = startCli(["--port", "99999", "--memory"]);
+    await expect(ready).rejects.toThrow(/--port must be an integer/);
+  });
+});
