@@ -1,1 +1,10 @@
+/**
+ * Test helpers: the in-process test double and the storage-adapter contract suite.
+ *
+ * `storageContract` declares vitest suites, so this entry point needs vitest (an optional peer
+ * dependency); `createTestDocsbase` works under any test runner.
+ * @module
+ */
+export { createTestDocsbase } from "./double.js";
+export type { TestDocsbase } from "./double.js";
 export { storageContract, contractSchema, type StorageContractOptions } from "./storage-contract.js";

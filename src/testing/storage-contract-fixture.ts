@@ -59,7 +59,7 @@ export async function pageAll(
 ): Promise<Item[]> {
   const seen: Item[] = [];
   let after: IndexValue[] | undefined;
-  for (;;) {
+  for (let pages = 0; pages < 1000; pages++) {
     const page = await storage.read((tx) =>
       tx.list<Item>("items", {
         index: query.index,
@@ -74,4 +74,5 @@ export async function pageAll(
     if (page.length < query.limit || !last) return seen;
     after = cursor(last, query.fields);
   }
+  throw new Error("Paging did not terminate: the cursor does not move forward");
 }

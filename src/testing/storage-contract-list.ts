@@ -11,20 +11,32 @@ export function listContract(ctx: ContractContext): void {
   describe("order", () => {
     it("orders numbers numerically, integers and reals alike", async () => {
       const ranks = [10, 2, 1.5, -3, 0, 2.25, 100, 1e-9, -0.5, 1e21];
-      await seed(ctx.storage, "items", ranks.map((rank, i) => ({ id: `i${i}`, rank })));
+      await seed(
+        ctx.storage,
+        "items",
+        ranks.map((rank, i) => ({ id: `i${i}`, rank })),
+      );
       const listed = await list({ index: "byRank" });
       expect(listed.map((item) => item.rank)).toEqual([...ranks].sort((a, b) => a - b));
     });
 
     it("orders strings by UTF-16 code unit", async () => {
       const names = ["b", "B", "a", "10", "9", "_", "a b", "ab", "A", "", "~"];
-      await seed(ctx.storage, "items", names.map((name, i) => ({ id: `i${i}`, name })));
+      await seed(
+        ctx.storage,
+        "items",
+        names.map((name, i) => ({ id: `i${i}`, name })),
+      );
       const listed = await list({ index: "byName" });
       expect(listed.map((item) => item.name)).toEqual([...names].sort());
     });
 
     it("breaks ties by primary key, in both directions", async () => {
-      await seed(ctx.storage, "items", ["c", "a", "d", "b"].map((id) => ({ id, rank: 1 })));
+      await seed(
+        ctx.storage,
+        "items",
+        ["c", "a", "d", "b"].map((id) => ({ id, rank: 1 })),
+      );
       expect(ids(await list({ index: "byRank" }))).toEqual(["a", "b", "c", "d"]);
       expect(ids(await list({ index: "byRank", reverse: true }))).toEqual(["d", "c", "b", "a"]);
     });
@@ -37,7 +49,9 @@ export function listContract(ctx: ContractContext): void {
       ]);
       await seed(ctx.storage, "items", items);
       const sorted = [...ranks].sort((a, b) => a - b);
-      expect((await list({ index: "byRank" })).map((item) => item.rank)).toEqual(sorted.flatMap((r) => [r, r]));
+      expect((await list({ index: "byRank" })).map((item) => item.rank)).toEqual(
+        sorted.flatMap((r) => [r, r]),
+      );
       for (const [i, rank] of ranks.entries()) {
         expect(ids(await list({ index: "byGroupRank", where: ["g", rank] }))).toEqual([`a${i}`, `b${i}`]);
         // Resuming right after the first of two equal values must return the second one first.
@@ -76,7 +90,11 @@ export function listContract(ctx: ContractContext): void {
     });
 
     it("counts what list returns", async () => {
-      await seed(ctx.storage, "items", [...items, { id: "f", group: "g1" }, { id: "g", group: "g1", rank: null }]);
+      await seed(ctx.storage, "items", [
+        ...items,
+        { id: "f", group: "g1" },
+        { id: "g", group: "g1", rank: null },
+      ]);
       for (const where of [[], ["g1"], ["g1", 3], ["g2"], ["nope"]]) {
         const listed = await list({ index: "byGroupRank", where });
         expect(await count("byGroupRank", where)).toBe(listed.length);
@@ -97,7 +115,9 @@ export function listContract(ctx: ContractContext): void {
       const forward = ids(await list({ index: "byGroupRank" }));
       expect(ids(await list({ index: "byGroupRank", reverse: true }))).toEqual([...forward].reverse());
       const odd = ids(await list({ index: "byGroupRank", where: ["odd"] }));
-      expect(ids(await list({ index: "byGroupRank", where: ["odd"], reverse: true }))).toEqual([...odd].reverse());
+      expect(ids(await list({ index: "byGroupRank", where: ["odd"], reverse: true }))).toEqual(
+        [...odd].reverse(),
+      );
     });
 
     it("limits the number of records", async () => {
@@ -106,7 +126,9 @@ export function listContract(ctx: ContractContext): void {
       expect(ids(await list({ index: "byRank", limit: 3 }))).toEqual(all.slice(0, 3));
       expect(ids(await list({ index: "byRank", limit: 0 }))).toEqual([]);
       expect(ids(await list({ index: "byRank", limit: 100 }))).toEqual(all);
-      expect(ids(await list({ index: "byRank", limit: 2, reverse: true }))).toEqual(all.reverse().slice(0, 2));
+      expect(ids(await list({ index: "byRank", limit: 2, reverse: true }))).toEqual(
+        all.reverse().slice(0, 2),
+      );
     });
 
     it("resumes strictly after the cursor", async () => {
@@ -115,7 +137,11 @@ export function listContract(ctx: ContractContext): void {
       for (const [i, item] of all.entries()) {
         const rest = await list({ index: "byGroupRank", after: cursor(item, ["group", "rank"]) });
         expect(ids(rest)).toEqual(ids(all.slice(i + 1)));
-        const before = await list({ index: "byGroupRank", after: cursor(item, ["group", "rank"]), reverse: true });
+        const before = await list({
+          index: "byGroupRank",
+          after: cursor(item, ["group", "rank"]),
+          reverse: true,
+        });
         expect(ids(before)).toEqual(ids(all.slice(0, i).reverse()));
       }
       // A cursor between stored positions resumes at the next stored one.
@@ -136,7 +162,11 @@ export function listContract(ctx: ContractContext): void {
     });
 
     it("keeps pages stable when records are inserted between calls", async () => {
-      await seed(ctx.storage, "items", ["a", "b", "c", "d", "e", "f"].map((id, i) => ({ id, rank: i * 10 })));
+      await seed(
+        ctx.storage,
+        "items",
+        ["a", "b", "c", "d", "e", "f"].map((id, i) => ({ id, rank: i * 10 })),
+      );
       const first = await list({ index: "byRank", limit: 3 });
       expect(ids(first)).toEqual(["a", "b", "c"]);
       await seed(ctx.storage, "items", [

@@ -35,7 +35,13 @@ export function transactionContract(ctx: ContractContext): void {
         expect(await tx.delete("items", "d")).toBe(true);
         expect(await tx.get("items", "d")).toBeUndefined();
       });
-      expect(await snapshot()).toEqual({ items: [{ id: "c", rank: 0 }, { id: "b", rank: 5 }], count: 2 });
+      expect(await snapshot()).toEqual({
+        items: [
+          { id: "c", rank: 0 },
+          { id: "b", rank: 5 },
+        ],
+        count: 2,
+      });
     });
 
     it("leaves nothing visible when the body throws, and rethrows the same error", async () => {

@@ -71,7 +71,7 @@ function recordContract(ctx: ContractContext): void {
   it("stores and returns any JSON record", async () => {
     const record = {
       id: "r1",
-      text: "héllo ✓ \u{1F600} \"quoted\" \\ \n",
+      text: 'héllo ✓ \u{1F600} "quoted" \\ \n',
       numbers: [0, -1, 1.5, 1e-7, 2 ** 60],
       flags: { yes: true, no: false, none: null },
       nested: { list: [{ deep: ["x", { deeper: 1 }] }], empty: {}, none: [] },
@@ -135,7 +135,9 @@ function errorContract(ctx: ContractContext): void {
     await seed(ctx.storage, "items", [{ id: "a", rank: 1 }]);
     await ctx.storage.init(contractSchema);
     await ctx.storage.init(contractSchema);
-    expect(await ctx.storage.read((tx) => tx.list("items", { index: "byRank" }))).toEqual([{ id: "a", rank: 1 }]);
+    expect(await ctx.storage.read((tx) => tx.list("items", { index: "byRank" }))).toEqual([
+      { id: "a", rank: 1 },
+    ]);
   });
 
   it("rejects an unknown table in every operation", async () => {
@@ -191,7 +193,9 @@ function lifecycleContract(ctx: ContractContext, options: StorageContractOptions
     const reopened = await (options.reopen as NonNullable<StorageContractOptions["reopen"]>)();
     try {
       await reopened.init(contractSchema);
-      const listed = await reopened.read((tx) => tx.list<Item>("items", { index: "byGroupRank", where: ["g"] }));
+      const listed = await reopened.read((tx) =>
+        tx.list<Item>("items", { index: "byGroupRank", where: ["g"] }),
+      );
       expect(ids(listed)).toEqual(["a", "b"]);
       expect(await reopened.read((tx) => tx.count("items", { index: "byRank" }))).toBe(3);
       expect(await reopened.read((tx) => tx.get("counters", "n"))).toEqual({ id: "n", value: 3 });

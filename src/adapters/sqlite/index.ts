@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import {
   checkQuery,
@@ -19,11 +20,19 @@ export type SqliteStorageOptions =
 const SCHEMA_VERSION = 1;
 const META = "docsbase_meta";
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const MIN_INT64 = -(2n ** 63n);
-const MAX_INT64 = 2n ** 63n - 1n;
 
-/** One lock per connection, so storages sharing a `database` never interleave transactions. */
-const locks = new WeakMap<Database.Database, Mutex>();
+/** One lock per connection and per file, so storages on one file queue here, not in SQLite's busy wait. */
+const connectionLocks = new WeakMap<Database.Database, Mutex>();
+const fileLocks = new Map<string, Mutex>();
+
+function lockFor(db: Database.Database): Mutex {
+  const key = db.memory ? db : resolve(db.name);
+  const found = typeof key === "string" ? fileLocks.get(key) : connectionLocks.get(key);
+  const lock = found ?? new Mutex();
+  if (typeof key === "string") fileLocks.set(key, lock);
+  else connectionLocks.set(key, lock);
+  return lock;
+}
 
 /** Double-quotes a name after checking it is a plain ASCII identifier. */
 function quote(name: string): string {
@@ -36,16 +45,16 @@ const indexable = (field: string) => `json_type(doc, '$.${field}') IN ('text', '
 
 /**
  * Binds a JS number the way SQLite's JSON parser reads the same number from `JSON.stringify`
- * output. Integers beyond 2^53 are written as their shortest decimal form (2^60 + 1 prints as
- * `1152921504606846976`), which SQLite keeps as an exact 64-bit integer that differs from the
- * double; binding that integer keeps `=`, `<` and `>` exact.
+ * output. Integers beyond 2^53 are written in their shortest decimal form (the double
+ * 698043479385676032 prints as `698043479385676000`), which SQLite keeps as that exact 64-bit
+ * integer; binding the same integer instead of the double keeps `=`, `<` and `>` exact.
  */
 function bind(v: IndexValue): string | number | bigint {
   if (typeof v !== "number" || Number.isSafeInteger(v) || !Number.isInteger(v)) return v;
   const text = JSON.stringify(v);
   if (!/^-?\d+$/.test(text)) return v;
   const n = BigInt(text);
-  return n >= MIN_INT64 && n <= MAX_INT64 ? n : v;
+  return n >= -(2n ** 63n) && n < 2n ** 63n ? n : v;
 }
 
 /** `SELECT` clauses for one query: index filters, equality prefix, resume point, order. */
@@ -59,10 +68,15 @@ function plan(table: TableSchema, fields: readonly string[], query: ListQuery) {
     params.push(bind(v));
   });
   if (query.after) {
-    const columns = [...rest.map(value), "pk"].join(", ");
-    const marks = query.after.map(() => "?").join(", ");
-    clauses.push(`(${columns}) ${query.reverse ? "<=" : ">="} (${marks})`);
-    params.push(...query.after.map(bind));
+    const columns = [...rest.map(value), "pk"];
+    const op = query.reverse ? "<" : ">";
+    // SQLite does not seek an expression index by a row value; the redundant `>=` on the first column
+    // gives it a range start, and the row value then skips ties.
+    clauses.push(
+      `${columns[0]} ${op}= ?`,
+      `(${columns.join(", ")}) ${op} (${query.after.map(() => "?").join(", ")})`,
+    );
+    params.push(bind(query.after[0] as IndexValue), ...query.after.map(bind));
   }
   const direction = query.reverse ? " DESC" : "";
   const order = [...rest.map(value), "pk"].map((c) => c + direction).join(", ");
@@ -78,8 +92,8 @@ function plan(table: TableSchema, fields: readonly string[], query: ListQuery) {
  *
  * Transactions run one at a time per connection (bodies are async, the driver is not): `write`
  * holds `BEGIN IMMEDIATE` until its body settles, `read` holds a deferred snapshot. Several
- * processes or storages may open the same file; their writes serialize on SQLite's write lock, and
- * waiting for it blocks the thread for up to `busyTimeoutMs` (default 5000).
+ * storages in one process may open the same file and queue on one lock. Other processes serialize
+ * on SQLite's write lock; waiting for it blocks the thread for up to `busyTimeoutMs` (default 5000).
  *
  * `close()` closes the connection when this adapter opened it; a passed-in `database` stays open.
  *
@@ -95,22 +109,17 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
   const db = "database" in options ? options.database : new Database(options.filename);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
-  if ("filename" in options)
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-  const lock = locks.get(db) ?? new Mutex();
-  locks.set(db, lock);
+  const timeout = "filename" in options ? Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000)) : undefined;
+  if (timeout !== undefined) db.pragma(`busy_timeout = ${timeout}`);
+  const lock = lockFor(db);
 
   const tables = new Map<string, TableSchema>();
   const cache = new Map<string, Database.Statement>();
   let closed = false;
 
   const statement = (sql: string, pluck = true) => {
-    let found = cache.get(sql);
-    if (!found) {
-      found = db.prepare(sql);
-      if (pluck) found.pluck();
-      cache.set(sql, found);
-    }
+    const found = cache.get(sql) ?? db.prepare(sql);
+    if (!cache.has(sql)) cache.set(sql, pluck ? found.pluck() : found);
     return found;
   };
   const table = (name: string) => {
@@ -146,20 +155,15 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
       },
       async count(name, query) {
         const schema = use(name);
-        const { from, params } = plan(schema, checkQuery(schema, query), {
-          index: query.index,
-          where: query.where,
-        });
+        const range = { index: query.index, where: query.where }; // count ignores any after or limit
+        const { from, params } = plan(schema, checkQuery(schema, range), range);
         return statement(`SELECT count(*) ${from}`).get(...params) as number;
       },
       async put(name, record) {
         const schema = writeable(name);
-        if (typeof record !== "object" || record === null || Array.isArray(record)) {
-          throw new Error(`Record of "${name}" must be an object`);
-        }
-        const key = record[schema.key];
+        const key = record?.[schema.key];
         if (typeof key !== "string") throw new Error(`Record of "${name}" lacks string key "${schema.key}"`);
-        const sql = `INSERT INTO ${quote(schema.name)} (pk, doc) VALUES (?, ?) ON CONFLICT (pk) DO UPDATE SET doc = excluded.doc`;
+        const sql = `INSERT OR REPLACE INTO ${quote(schema.name)} (pk, doc) VALUES (?, ?)`;
         statement(sql, false).run(key, JSON.stringify(record));
       },
       async delete(name, key) {
@@ -197,14 +201,9 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
   /** Creates the metadata table, the tables and their indexes. */
   function create(schema: StorageSchema) {
     db.exec(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    db.exec(`INSERT OR IGNORE INTO ${META} (key, value) VALUES ('schema_version', '${SCHEMA_VERSION}')`);
     const version = db.prepare(`SELECT value FROM ${META} WHERE key = 'schema_version'`).pluck().get();
-    if (version === undefined) {
-      db.prepare(`INSERT INTO ${META} (key, value) VALUES ('schema_version', ?)`).run(String(SCHEMA_VERSION));
-    } else if (Number(version) > SCHEMA_VERSION) {
-      throw new Error(
-        `Database schema version ${String(version)} is newer than this adapter (${SCHEMA_VERSION})`,
-      );
-    }
+    if (Number(version) > SCHEMA_VERSION) throw new Error(`Unsupported schema version ${String(version)}`);
     for (const definition of schema.tables) {
       const name = quote(definition.name);
       db.exec(`CREATE TABLE IF NOT EXISTS ${name} (pk TEXT PRIMARY KEY, doc TEXT NOT NULL)`);

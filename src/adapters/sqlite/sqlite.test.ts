@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import type { Storage } from "../../core/storage/index.js";
 import { contractSchema, storageContract } from "../../testing/index.js";
 import { sqliteStorage } from "./index.js";
 
@@ -26,7 +27,9 @@ describe("sqlite adapter", () => {
     const db = new Database(filename, { readonly: true });
     try {
       expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-      expect(db.prepare("SELECT value FROM docsbase_meta WHERE key = 'schema_version'").pluck().get()).toBe("1");
+      expect(db.prepare("SELECT value FROM docsbase_meta WHERE key = 'schema_version'").pluck().get()).toBe(
+        "1",
+      );
     } finally {
       db.close();
     }
@@ -71,21 +74,58 @@ describe("sqlite adapter", () => {
     db.close();
   });
 
-  it("uses the declared indexes for list and count", async () => {
-    const db = new Database(":memory:");
+  it("seeks the declared indexes for where, after, reverse and count", async () => {
+    const executed: string[] = [];
+    const db = new Database(":memory:", { verbose: (sql) => executed.push(String(sql)) });
     const storage = sqliteStorage({ database: db });
     await storage.init(contractSchema);
-    const plan = (sql: string) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join("; ");
-    const filter = (f: string) => `json_type(doc, '$.${f}') IN ('text', 'integer', 'real')`;
-    const value = (f: string) => `json_extract(doc, '$.${f}')`;
-    const sql =
-      `SELECT doc FROM "items" WHERE ${filter("group")} AND ${filter("rank")} AND ${value("group")} = 'g' ` +
-      `AND (${value("rank")}, pk) > (1, 'a') ORDER BY ${value("rank")}, pk LIMIT 10`;
-    expect(plan(sql)).toMatch(/USING INDEX "?items\.byGroupRank"?/);
-    expect(plan(sql)).not.toMatch(/TEMP B-TREE/);
+    await storage.read(async (tx) => {
+      await tx.list("items", {
+        index: "byGroupRank",
+        where: ["g"],
+        after: [1, "a"],
+        limit: 10,
+        reverse: true,
+      });
+      await tx.list("items", { index: "byRank", after: [1, "a"] });
+      await tx.list("items", { index: "byGroupRank", where: ["g", 1], after: ["a"] });
+      await tx.count("items", { index: "byGroupRank", where: ["g"] });
+    });
     await storage.close();
+    const queries = executed.filter((sql) => /^SELECT (doc|count)/.test(sql));
+    const plans = queries.map((sql) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
+        .map((row) => row.detail)
+        .join("; "),
+    );
     db.close();
+    // Every query seeks an index (no table scan, no sort), and `after` becomes a range bound.
+    for (const plan of plans)
+      expect(plan).toMatch(/^SEARCH items USING (COVERING )?INDEX items\.\w+ \([^;]*\)$/);
+    expect(plans[0]).toContain("items.byGroupRank (<expr>=? AND <expr><?)");
+    expect(plans[1]).toContain("items.byRank (<expr>>?)");
+    expect(plans[2]).toMatch(/pk>\?\)$/);
+  });
+
+  it("queues concurrent writers of two storages on one file instead of failing busy", async () => {
+    const filename = nextFile();
+    const one = sqliteStorage({ filename, busyTimeoutMs: 200 });
+    const two = sqliteStorage({ filename, busyTimeoutMs: 200 });
+    try {
+      await one.init(contractSchema);
+      await two.init(contractSchema);
+      const increment = (storage: Storage) =>
+        storage.write(async (tx) => {
+          const counter = await tx.get<{ id: string; value: number }>("counters", "c");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await tx.put("counters", { id: "c", value: (counter?.value ?? 0) + 1 });
+        });
+      await Promise.all([one, two, one, two, one, two].map(increment));
+      expect(await two.read((tx) => tx.get("counters", "c"))).toEqual({ id: "c", value: 6 });
+    } finally {
+      await one.close();
+      await two.close();
+    }
   });
 
   it("rejects identifiers it cannot quote safely", async () => {
@@ -94,7 +134,9 @@ describe("sqlite adapter", () => {
     await expect(storage.init(bad)).rejects.toThrow(/identifier/);
     const badField = { tables: [{ name: "x", key: "id", indexes: { i: ["a.b"] } }] };
     await expect(storage.init(badField)).rejects.toThrow(/identifier/);
-    await expect(storage.init({ tables: [{ name: "docsbase_meta", key: "id", indexes: {} }] })).rejects.toThrow();
+    await expect(
+      storage.init({ tables: [{ name: "docsbase_meta", key: "id", indexes: {} }] }),
+    ).rejects.toThrow();
     await storage.close();
   });
 });
