@@ -1,5 +1,12 @@
+import { collectionOperations } from "./collections/operations.js";
 import type { JobHandler } from "./jobs.js";
+import { inviteOperations } from "./invites/operations.js";
+import { memberOperations } from "./members/operations.js";
 import { organizationOperations } from "./organizations/operations.js";
+import { purgeDeletedSpace } from "./spaces/lifecycle.js";
+import { spaceOperations } from "./spaces/operations.js";
+import { PURGE_SPACE_JOB } from "./spaces/records.js";
+import { teamOperations } from "./teams/operations.js";
 import { userOperations } from "./users/operations.js";
 
 /**
@@ -9,9 +16,16 @@ import { userOperations } from "./users/operations.js";
 export const operations = {
   ...userOperations,
   ...organizationOperations,
+  ...memberOperations,
+  ...inviteOperations,
+  ...teamOperations,
+  ...collectionOperations,
+  ...spaceOperations,
 } as const;
 
 export type Operations = typeof operations;
 
 /** Handlers of background jobs, keyed by job type. */
-export const jobHandlers: Record<string, JobHandler> = {};
+export const jobHandlers: Record<string, JobHandler> = {
+  [PURGE_SPACE_JOB]: purgeDeletedSpace,
+};

@@ -24,6 +24,8 @@ export const tables = {
       byOrganization: ["organization", "joinedAt"],
       byOrganizationSeen: ["organization", "seenAt"],
       byUser: ["user", "joinedAt"],
+      /** Members holding a role (guests, whose role is null, are not indexed): finds the admins. */
+      byRole: ["organization", "role", "joinedAt"],
     },
   }),
   invites: table({ name: "invites", key: "id", indexes: { byOrganization: ["organization", "createdAt"] } }),

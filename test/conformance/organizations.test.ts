@@ -1,3 +1,4 @@
+import { MemberRole } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
 
@@ -45,7 +46,7 @@ describe.each(STORAGE_KINDS)("conformance: users and organizations (%s)", (kind)
       title: "Acme Inc",
       emailDomains: ["acme.test"],
       hostname: "acme",
-      defaultRole: "comment",
+      defaultRole: MemberRole.Comment,
       inviteLinks: false,
       mergeRules: { type: "rules", rules: [{ rule: "require_at_least_one_review" }] },
     });

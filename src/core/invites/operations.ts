@@ -1,0 +1,257 @@
+import { z } from "zod";
+import {
+  findMember,
+  findUserByEmail,
+  isOrganizationAdmin,
+  requireOrganizationPermission,
+} from "../members/access.js";
+import { defineOperation, deleted, Reply } from "../registry.js";
+import { findMembership, memberKey, requireCaller } from "../shared/access.js";
+import { badRequest, notFound } from "../shared/errors.js";
+import { listOf, pageQuery, paginate } from "../shared/pagination.js";
+import { memberRoleOrGuest, type Role } from "../shared/roles.js";
+import { pathParam } from "../shared/schema.js";
+import type { Context } from "../shared/world.js";
+import type { WriteTransaction } from "../storage/port.js";
+import { tables, type InviteRecord, type MemberRecord, type OrganizationRecord } from "../tables.js";
+import {
+  createInviteBody,
+  inviteSchema,
+  isOrganizationInvite,
+  organizationInviteRole,
+  requireInvite,
+  requireInviteLinks,
+  toInvite,
+  type Invite,
+  type OrganizationInviteRecord,
+} from "./schemas.js";
+
+const tag = "invites";
+const organizationParams = z.object({ organizationId: pathParam() });
+const inviteParams = z.object({ organizationId: pathParam(), inviteId: pathParam() });
+const email = z.string().trim().min(1).max(320);
+
+/** Adds a user to the organization with `role` unless they are a member already; true when added. */
+async function addMember(
+  tx: WriteTransaction,
+  context: Context,
+  organization: string,
+  user: string,
+  role: Role | null,
+  sso = false,
+): Promise<boolean> {
+  if (await findMember(tx, organization, user)) return false;
+  const now = context.clock().toISOString();
+  const member: MemberRecord = {
+    key: memberKey(organization, user),
+    organization,
+    user,
+    role,
+    joinedAt: now,
+    seenAt: now,
+    disabled: false,
+    sso,
+  };
+  await tx.put(tables.members.name, member);
+  return true;
+}
+
+export const inviteUsersToOrganization = defineOperation({
+  id: "inviteUsersToOrganization",
+  method: "post",
+  path: "/orgs/{organizationId}/invites",
+  tag,
+  summary:
+    "Add existing users to the organization by email (admins). Each gets the role given with their " +
+    "email, else `role`, else the organization's defaultRole; members keep their role. Every email " +
+    "must belong to a user, or nothing is added.",
+  params: organizationParams,
+  body: z.object({
+    emails: z
+      .array(z.union([email, z.object({ email, role: memberRoleOrGuest })]))
+      .min(1)
+      .max(1000),
+    role: memberRoleOrGuest.optional(),
+    sso: z.boolean().optional(),
+  }),
+  response: z.object({ users: z.array(z.string()), invited: z.number() }),
+  async run(context, { params, body }) {
+    return context.storage.write(async (tx) => {
+      const { organization } = await requireOrganizationPermission(
+        tx,
+        context,
+        params.organizationId,
+        "admin",
+      );
+      const fallback = body.role !== undefined ? body.role : organization.defaultRole;
+      // Resolve every email before the first write, so an unknown one changes nothing.
+      const roles = new Map<string, Role | null>();
+      for (const [index, entry] of body.emails.entries()) {
+        const address = typeof entry === "string" ? entry : entry.email;
+        const user = await findUserByEmail(tx, address);
+        if (!user) throw badRequest(`body.emails.${index}: no user has the email "${address}"`);
+        // A user listed twice keeps the first role given.
+        if (!roles.has(user.id)) roles.set(user.id, typeof entry === "string" ? fallback : entry.role);
+      }
+      let invited = 0;
+      for (const [user, role] of roles) {
+        if (await addMember(tx, context, organization.id, user, role, body.sso ?? false)) invited++;
+      }
+      return { users: [...roles.keys()], invited };
+    });
+  },
+});
+
+export const listOrganizationInviteLinks = defineOperation({
+  id: "listOrganizationInviteLinks",
+  method: "get",
+  path: "/orgs/{organizationId}/link-invites",
+  tag,
+  summary: "List the organization's invite links, oldest first (admins)",
+  params: organizationParams,
+  query: z.object({ ...pageQuery }),
+  response: listOf(inviteSchema),
+  async run(context, { params, query }) {
+    return context.storage.read(async (tx) => {
+      const membership = await requireOrganizationPermission(tx, context, params.organizationId, "admin");
+      return paginate<InviteRecord, Invite>(tx, query, {
+        table: tables.invites,
+        index: "byOrganization",
+        where: [params.organizationId],
+        filter: isOrganizationInvite,
+        map: (invite) => toInvite(invite as OrganizationInviteRecord, membership.role),
+      });
+    });
+  },
+});
+
+export const createOrganizationInvite = defineOperation({
+  id: "createOrganizationInvite",
+  method: "post",
+  path: "/orgs/{organizationId}/link-invites",
+  tag,
+  summary:
+    "Create an invite link to the organization with a role (admins, while invite links are enabled). " +
+    "Space and collection invite links are not supported yet.",
+  params: organizationParams,
+  body: createInviteBody,
+  response: inviteSchema,
+  status: 201,
+  async run(context, { params, body }) {
+    const role = organizationInviteRole(body);
+    return context.storage.write(async (tx) => {
+      const membership = await requireOrganizationPermission(tx, context, params.organizationId, "admin");
+      requireInviteLinks(membership.organization);
+      const invite: OrganizationInviteRecord = {
+        id: context.ids(),
+        organization: params.organizationId,
+        createdAt: context.clock().toISOString(),
+        target: { type: "organization", role },
+      };
+      await tx.put(tables.invites.name, invite);
+      // The reference invite has no `urls`; the Location header of the creation points here.
+      const location = `${context.baseUrl}/v1/orgs/${invite.organization}/link-invites/${invite.id}`;
+      return new Reply(201, toInvite(invite, membership.role), { location });
+    });
+  },
+});
+
+export const getOrganizationInviteLink = defineOperation({
+  id: "getOrganizationInviteLink",
+  method: "get",
+  path: "/orgs/{organizationId}/link-invites/{inviteId}",
+  tag,
+  summary:
+    "Get an invite link: admins, and whoever holds the link (its id) while invite links are " +
+    "enabled, to see what joining grants before joining",
+  params: inviteParams,
+  response: inviteSchema,
+  async run(context, { params }) {
+    return context.storage.read(async (tx) => {
+      const membership = await findMembership(tx, context, params.organizationId);
+      const organization =
+        membership?.organization ??
+        (await tx.get<OrganizationRecord>(tables.organizations.name, params.organizationId));
+      if (!organization) throw notFound(`Organization "${params.organizationId}" not found`);
+      const invite = await requireInvite(tx, organization.id, params.inviteId);
+      if (!membership || !(await isOrganizationAdmin(tx, membership))) requireInviteLinks(organization);
+      return toInvite(invite, membership?.role);
+    });
+  },
+});
+
+export const updateOrganizationInviteById = defineOperation({
+  id: "updateOrganizationInviteById",
+  method: "patch",
+  path: "/orgs/{organizationId}/link-invites/{inviteId}",
+  tag,
+  summary: "Change the role an invite link grants (admins)",
+  params: inviteParams,
+  body: z.object({ role: memberRoleOrGuest.optional(), level: memberRoleOrGuest.optional() }),
+  response: inviteSchema,
+  async run(context, { params, body }) {
+    if (body.level !== undefined) {
+      throw badRequest("body.level: only space and collection invite links have a level; send role");
+    }
+    const role = body.role;
+    if (role === undefined) throw badRequest("body.role: Required (a role, or null for guests)");
+    return context.storage.write(async (tx) => {
+      const membership = await requireOrganizationPermission(tx, context, params.organizationId, "admin");
+      const invite = await requireInvite(tx, params.organizationId, params.inviteId);
+      const updated: OrganizationInviteRecord = { ...invite, target: { type: "organization", role } };
+      await tx.put(tables.invites.name, updated);
+      return toInvite(updated, membership.role);
+    });
+  },
+});
+
+export const deleteOrganizationInviteById = defineOperation({
+  id: "deleteOrganizationInviteById",
+  method: "delete",
+  path: "/orgs/{organizationId}/link-invites/{inviteId}",
+  tag,
+  summary: "Delete an invite link (admins)",
+  params: inviteParams,
+  emptyStatuses: [204, 205],
+  async run(context, { params }) {
+    return context.storage.write(async (tx) => {
+      await requireOrganizationPermission(tx, context, params.organizationId, "admin");
+      const invite = await tx.get<InviteRecord>(tables.invites.name, params.inviteId);
+      if (!invite || invite.organization !== params.organizationId) return deleted(false);
+      return deleted(await tx.delete(tables.invites.name, invite.id));
+    });
+  },
+});
+
+export const joinOrganizationWithInvite = defineOperation({
+  id: "joinOrganizationWithInvite",
+  method: "post",
+  path: "/orgs/{organizationId}/invites/{inviteId}",
+  tag,
+  summary:
+    "Join an organization through an invite link, with the role it grants (while invite links are " +
+    "enabled). A member already keeps their role.",
+  params: inviteParams,
+  response: z.object({}),
+  async run(context, { params }) {
+    const caller = requireCaller(context);
+    return context.storage.write(async (tx) => {
+      const organization = await tx.get<OrganizationRecord>(tables.organizations.name, params.organizationId);
+      if (!organization) throw notFound(`Organization "${params.organizationId}" not found`);
+      const invite = await requireInvite(tx, organization.id, params.inviteId);
+      requireInviteLinks(organization);
+      await addMember(tx, context, organization.id, caller.userId, invite.target.role);
+      return {};
+    });
+  },
+});
+
+export const inviteOperations = {
+  inviteUsersToOrganization,
+  listOrganizationInviteLinks,
+  createOrganizationInvite,
+  getOrganizationInviteLink,
+  updateOrganizationInviteById,
+  deleteOrganizationInviteById,
+  joinOrganizationWithInvite,
+};

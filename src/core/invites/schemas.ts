@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { badRequest, forbidden, notFound } from "../shared/errors.js";
+import { atLeast, memberRoleOrGuest, type Role } from "../shared/roles.js";
+import type { ReadTransaction } from "../storage/port.js";
+import { tables, type InviteRecord, type OrganizationRecord } from "../tables.js";
+
+/** The reference `InviteLinkToOrganization`. */
+export const inviteSchema = z.object({
+  object: z.literal("invite"),
+  id: z.string(),
+  role: memberRoleOrGuest,
+  redundant: z.boolean(),
+});
+export type Invite = z.infer<typeof inviteSchema>;
+
+/** An organization invite link as stored. */
+export type OrganizationInviteRecord = InviteRecord & { target: { type: "organization"; role: Role | null } };
+
+export const isOrganizationInvite = (record: InviteRecord): record is OrganizationInviteRecord =>
+  record.target.type === "organization";
+
+/**
+ * The invite link as `viewer` sees it. The reference calls an invite redundant when "the
+ * requesting user already has all necessary permissions": the viewer is a member (`viewer` is their
+ * organization role, null for a guest; `undefined` for a non-member) whose role reaches the role
+ * the invite grants. Joining through a redundant invite changes nothing.
+ */
+export function toInvite(record: OrganizationInviteRecord, viewer: Role | null | undefined): Invite {
+  const { role } = record.target;
+  const redundant = viewer !== undefined && (role === null || atLeast(viewer, role));
+  return { object: "invite", id: record.id, role, redundant };
+}
+
+/** An organization invite link of the organization, answering 404 when there is none. */
+export async function requireInvite(
+  tx: ReadTransaction,
+  organizationId: string,
+  inviteId: string,
+): Promise<OrganizationInviteRecord> {
+  const invite = await tx.get<InviteRecord>(tables.invites.name, inviteId);
+  if (!invite || invite.organization !== organizationId || !isOrganizationInvite(invite)) {
+    throw notFound(`Invite "${inviteId}" not found`);
+  }
+  return invite;
+}
+
+/** Fails with 403 when the organization has turned invite links off. */
+export function requireInviteLinks(organization: OrganizationRecord): void {
+  if (!organization.inviteLinks) {
+    throw forbidden("Invite links are disabled in this organization (see its inviteLinks setting)");
+  }
+}
+
+/**
+ * Body of the invite-link writes. The reference has three variants (organization `{role}`, space
+ * `{level, space}`, collection `{level, collection}`); they are one object here so that each
+ * refusal names its field rather than "no variant matched".
+ */
+export const createInviteBody = z.object({
+  role: memberRoleOrGuest.optional(),
+  level: memberRoleOrGuest.optional(),
+  space: z.string().optional(),
+  collection: z.string().optional(),
+});
+
+/** The role of an organization invite link to create; refuses the content variants. */
+export function organizationInviteRole(body: z.output<typeof createInviteBody>): Role | null {
+  // Per-content permissions are not modelled yet, so there is nothing a content invite could grant.
+  if (body.space !== undefined || body.collection !== undefined || body.level !== undefined) {
+    throw badRequest("body: space and collection invite links are not supported yet");
+  }
+  if (body.role === undefined) throw badRequest("body.role: Required (a role, or null for guests)");
+  return body.role;
+}

@@ -1,0 +1,179 @@
+import { z } from "zod";
+import { requireCreateAt, requireParentCollection, requirePermission } from "../collections/permissions.js";
+import { defineOperation } from "../registry.js";
+import { contentRole, requireMembership } from "../shared/access.js";
+import { listOf, pageQuery, paginate } from "../shared/pagination.js";
+import { endPosition } from "../shared/positions.js";
+import { defaultLevel } from "../shared/roles.js";
+import { pathParam } from "../shared/schema.js";
+import { tables, type SpaceRecord } from "../tables.js";
+import { deleteSpaceById, duplicateSpace, restoreSpace } from "./lifecycle.js";
+import { moveSpace, transferSpace } from "./moves.js";
+import { presentSpace, requireSpace, spacePermissions } from "./permissions.js";
+import { insertSpace, visibilityUnder } from "./records.js";
+import {
+  spaceEditMode,
+  spaceEmoji,
+  spaceLanguage,
+  spaceMergeRules,
+  spaceParams,
+  spaceSchema,
+  spaceTitle,
+  UNTITLED_SPACE,
+  type Space,
+} from "./schemas.js";
+
+const tag = "spaces";
+const organizationParams = z.object({ organizationId: pathParam() });
+
+export const createSpace = defineOperation({
+  id: "createSpace",
+  method: "post",
+  path: "/orgs/{organizationId}/spaces",
+  tag,
+  summary: "Create an empty space, last among its siblings (create role at its place)",
+  params: organizationParams,
+  body: z
+    .object({
+      title: spaceTitle.optional(),
+      emoji: spaceEmoji.optional(),
+      parent: z.string().min(1).optional(),
+      language: spaceLanguage.optional(),
+      editMode: spaceEditMode.optional(),
+      // Templates and computed sources come with space content; refused rather than ignored.
+      template: z.never({ error: "templates are not supported yet" }).optional(),
+      computedSource: z.never({ error: "computed sources are not supported yet" }).optional(),
+      empty: z.literal(true).optional(),
+    })
+    .optional(),
+  response: spaceSchema,
+  status: 201,
+  async run(context, { params, body = {} }) {
+    return context.storage.write(async (tx) => {
+      const membership = await requireMembership(tx, context, params.organizationId);
+      const parent = body.parent
+        ? (await requireParentCollection(tx, membership, body.parent, "body.parent")).id
+        : "";
+      await requireCreateAt(tx, membership, parent, "Creating a space");
+      const space = await insertSpace(tx, context, {
+        organization: membership.organization.id,
+        parent,
+        position: await endPosition(tx, membership.organization.id),
+        title: body.title ?? UNTITLED_SPACE,
+        emoji: body.emoji ?? "",
+        visibility: visibilityUnder(parent),
+        editMode: body.editMode ?? "live",
+        defaultLevel: "inherit",
+        ...(body.language ? { language: body.language } : {}),
+      });
+      return presentSpace(tx, context, membership, space);
+    });
+  },
+});
+
+export const getSpaceById = defineOperation({
+  id: "getSpaceById",
+  method: "get",
+  path: "/spaces/{spaceId}",
+  tag,
+  summary: "Get a space",
+  params: spaceParams,
+  // Accepted for compatibility: it resolves published URLs of share-link sites, which come later.
+  query: z.object({ shareKey: z.string().optional() }),
+  response: spaceSchema,
+  async run(context, { params }) {
+    return context.storage.read(async (tx) => {
+      const { space, membership } = await requireSpace(tx, context, params.spaceId);
+      return presentSpace(tx, context, membership, space);
+    });
+  },
+});
+
+export const updateSpaceById = defineOperation({
+  id: "updateSpaceById",
+  method: "patch",
+  path: "/spaces/{spaceId}",
+  tag,
+  summary: "Update a space: title, emoji, language (edit); editMode, defaultLevel, mergeRules (admin)",
+  params: spaceParams,
+  body: z.object({
+    editMode: spaceEditMode.optional(),
+    title: spaceTitle.optional(),
+    defaultLevel: defaultLevel.optional(),
+    language: spaceLanguage.optional(),
+    mergeRules: spaceMergeRules.optional(),
+    /** `null` removes the emoji. */
+    emoji: spaceEmoji.nullable().optional(),
+    // Spaces have no icons yet: removing one (null) is a no-op, setting one is refused.
+    icon: z.null({ error: "space icons are not supported yet" }).optional(),
+  }),
+  response: spaceSchema,
+  async run(context, { params, body }) {
+    return context.storage.write(async (tx) => {
+      const { space, membership, role } = await requireSpace(tx, context, params.spaceId);
+      const next: SpaceRecord = { ...space };
+      if (body.editMode !== undefined || body.defaultLevel !== undefined || body.mergeRules !== undefined) {
+        requirePermission(
+          spacePermissions(role, space),
+          "admin",
+          "Changing editMode, defaultLevel or mergeRules",
+        );
+        if (body.editMode !== undefined) next.editMode = body.editMode;
+        if (body.defaultLevel !== undefined) next.defaultLevel = body.defaultLevel;
+        if (body.mergeRules !== undefined) next.mergeRules = body.mergeRules;
+      }
+      if (body.title !== undefined || body.emoji !== undefined || body.language !== undefined) {
+        // Editors may rename a live space; admins manage the space whatever its edit mode.
+        const locked = space.editMode === "locked" ? " of a locked space" : "";
+        requirePermission(
+          spacePermissions(role, space),
+          ["edit", "admin"],
+          `Changing the title, emoji or language${locked}`,
+        );
+        if (body.title !== undefined) next.title = body.title;
+        if (body.emoji !== undefined) next.emoji = body.emoji ?? "";
+        if (body.language !== undefined) next.language = body.language;
+      }
+      if (JSON.stringify(next) !== JSON.stringify(space)) {
+        next.updatedAt = context.clock().toISOString();
+        await tx.put(tables.spaces.name, next);
+      }
+      return presentSpace(tx, context, membership, next);
+    });
+  },
+});
+
+export const listSpacesInOrganizationById = defineOperation({
+  id: "listSpacesInOrganizationById",
+  method: "get",
+  path: "/orgs/{organizationId}/spaces",
+  tag,
+  summary: "List the spaces of an organization (at every level) in position order",
+  params: organizationParams,
+  query: z.object({ ...pageQuery }),
+  response: listOf(spaceSchema),
+  async run(context, { params, query }) {
+    return context.storage.read(async (tx) => {
+      const membership = await requireMembership(tx, context, params.organizationId);
+      return paginate<SpaceRecord, Space>(tx, query, {
+        table: tables.spaces,
+        index: "byOrganization",
+        where: [membership.organization.id, "live"],
+        filter: async (space) => spacePermissions(await contentRole(tx, membership, space), space).view,
+        map: (space) => presentSpace(tx, context, membership, space),
+      });
+    });
+  },
+});
+
+export const spaceOperations = {
+  createSpace,
+  getSpaceById,
+  updateSpaceById,
+  deleteSpaceById,
+  restoreSpace,
+  duplicateSpace,
+  moveSpace,
+  transferSpace,
+  listSpacesInOrganizationById,
+};

@@ -1,0 +1,89 @@
+import { scheduleJob } from "../jobs.js";
+import type { WriteTransaction } from "../storage/port.js";
+import type { World } from "../shared/world.js";
+import { tables, type RevisionRecord, type SpaceRecord } from "../tables.js";
+
+/** How long a deleted space stays restorable before it is permanently removed (SPEC.md, Limits). */
+export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The visibility a space gets under `parent`: `in-collection` (whoever can access the collection)
+ * exists only inside a collection, and `private` is its counterpart at the root. Other
+ * visibilities (public, unlisted...) are explicit choices and survive moves.
+ */
+export function visibilityUnder(
+  parent: string,
+  current?: SpaceRecord["visibility"],
+): SpaceRecord["visibility"] {
+  if (parent) return !current || current === "private" ? "in-collection" : current;
+  return !current || current === "in-collection" ? "private" : current;
+}
+
+/** Stores a new revision (immutable from then on) and returns it. */
+export async function insertRevision(
+  tx: WriteTransaction,
+  world: World,
+  space: string,
+  parents: string[],
+): Promise<RevisionRecord> {
+  const revision: RevisionRecord = {
+    id: world.ids(),
+    space,
+    parents,
+    createdAt: world.clock().toISOString(),
+    type: "edits",
+  };
+  await tx.put(tables.revisions.name, revision);
+  return revision;
+}
+
+/** The fields a new space takes from its creator or its source; the rest are set here. */
+export type NewSpace = Pick<
+  SpaceRecord,
+  "organization" | "parent" | "position" | "title" | "emoji" | "visibility" | "editMode" | "defaultLevel"
+> &
+  Partial<Pick<SpaceRecord, "language" | "mergeRules">>;
+
+/** Stores a new live space with its first revision, whose parents are `parentRevisions`. */
+export async function insertSpace(
+  tx: WriteTransaction,
+  world: World,
+  fields: NewSpace,
+  parentRevisions: string[] = [],
+): Promise<SpaceRecord> {
+  const id = world.ids();
+  const revision = await insertRevision(tx, world, id, parentRevisions);
+  const now = world.clock().toISOString();
+  const { language, mergeRules, ...rest } = fields;
+  const space: SpaceRecord = {
+    ...rest,
+    id,
+    state: "live",
+    ...(language ? { language } : {}),
+    mergeRules: mergeRules ?? { type: "inherit" },
+    revision: revision.id,
+    createdAt: now,
+    updatedAt: now,
+    counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
+  };
+  await tx.put(tables.spaces.name, space);
+  return space;
+}
+
+/** The job type of the permanent removal of a deleted space. */
+export const PURGE_SPACE_JOB = "purgeSpace";
+
+/**
+ * Marks a live space deleted and schedules its permanent removal at the end of the retention
+ * window. The job carries `deletedAt`, so a space restored then deleted again is only removed by
+ * the job of its latest deletion.
+ */
+export async function softDeleteSpace(tx: WriteTransaction, world: World, space: SpaceRecord): Promise<void> {
+  const now = world.clock();
+  const deletedAt = now.toISOString();
+  await tx.put(tables.spaces.name, { ...space, state: "deleted", deletedAt, updatedAt: deletedAt });
+  await scheduleJob(tx, world, PURGE_SPACE_JOB, new Date(now.getTime() + SPACE_RETENTION_MS), {
+    space: space.id,
+    deletedAt,
+  });
+}

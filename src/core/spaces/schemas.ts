@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { standaloneMergeRules } from "../organizations/schemas.js";
+import { defaultLevel } from "../shared/roles.js";
+import { pathParam, timestamp } from "../shared/schema.js";
+import type { World } from "../shared/world.js";
+import type { SpaceRecord } from "../tables.js";
+
+export const spaceParams = z.object({ spaceId: pathParam() });
+
+/** The title of a space created without one. */
+export const UNTITLED_SPACE = "Untitled";
+
+export const spaceTitle = z.string().max(50);
+/** A Unicode emoji (the reference's `Emoji`: a string of at most 50 characters). */
+export const spaceEmoji = z.string().max(50);
+export const spaceEditMode = z.enum(["live", "locked"]);
+/** The reference `TranslationLanguage`. */
+export const spaceLanguage = z.enum([
+  "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr",
+  "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr",
+  "lt", "lv", "et", "sl",
+]); // prettier-ignore
+export const spaceVisibility = z.enum([
+  "public",
+  "unlisted",
+  "share-link",
+  "visitor-auth",
+  "in-collection",
+  "private",
+]);
+/** `inherit` (the organization's rules), or rules of the space's own. */
+export const spaceMergeRules = z.union([z.object({ type: z.literal("inherit") }), standaloneMergeRules]);
+
+export const spacePermissionsSchema = z.object({
+  view: z.boolean(),
+  access: z.boolean(),
+  admin: z.boolean(),
+  viewInviteLinks: z.boolean(),
+  edit: z.boolean(),
+  triggerGitSync: z.boolean(),
+  comment: z.boolean(),
+  merge: z.boolean(),
+  review: z.boolean(),
+  installIntegration: z.boolean(),
+});
+export type SpacePermissions = z.infer<typeof spacePermissionsSchema>;
+
+export const spaceSchema = z.object({
+  object: z.literal("space"),
+  id: z.string(),
+  title: z.string(),
+  emoji: z.string(),
+  visibility: spaceVisibility,
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+  deletedAt: timestamp().optional(),
+  editMode: spaceEditMode,
+  mergeRules: spaceMergeRules,
+  urls: z.object({ location: z.string(), app: z.string() }),
+  organization: z.string(),
+  parent: z.string().optional(),
+  language: z.string().optional(),
+  revision: z.string(),
+  defaultLevel,
+  comments: z.number(),
+  changeRequests: z.number(),
+  changeRequestsOpen: z.number(),
+  changeRequestsDraft: z.number(),
+  permissions: spacePermissionsSchema,
+});
+export type Space = z.infer<typeof spaceSchema>;
+
+export function toSpace(world: World, record: SpaceRecord, permissions: SpacePermissions): Space {
+  return {
+    object: "space",
+    id: record.id,
+    title: record.title,
+    emoji: record.emoji,
+    visibility: record.visibility,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    ...(record.deletedAt ? { deletedAt: record.deletedAt } : {}),
+    editMode: record.editMode,
+    mergeRules: record.mergeRules as Space["mergeRules"],
+    urls: {
+      location: `${world.baseUrl}/v1/spaces/${record.id}`,
+      app: `${world.appUrl}/s/${record.id}`,
+    },
+    organization: record.organization,
+    ...(record.parent ? { parent: record.parent } : {}),
+    ...(record.language ? { language: record.language } : {}),
+    revision: record.revision,
+    defaultLevel: record.defaultLevel,
+    comments: record.counters.comments,
+    changeRequests: record.counters.changeRequests,
+    changeRequestsOpen: record.counters.changeRequestsOpen,
+    changeRequestsDraft: record.counters.changeRequestsDraft,
+    permissions,
+  };
+}

@@ -1,0 +1,191 @@
+import { z } from "zod";
+import { findMember, findUserByEmail, requireMember } from "../members/access.js";
+import { MemberPresenter, memberSchema } from "../members/schemas.js";
+import { defineOperation, deleted, noContent } from "../registry.js";
+import { requireCaller } from "../shared/access.js";
+import { badRequest } from "../shared/errors.js";
+import { listOf, pageQuery, paginate } from "../shared/pagination.js";
+import { pathParam } from "../shared/schema.js";
+import type { Context } from "../shared/world.js";
+import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
+import { tables, type MemberRecord, type TeamMemberRecord, type TeamRecord } from "../tables.js";
+import { requireTeamAccess } from "./access.js";
+import { teamMemberKey, teamMemberSchema, teamRole, type TeamRole } from "./schemas.js";
+
+const tag = "teams";
+const teamParams = z.object({ organizationId: pathParam(), teamId: pathParam() });
+const teamMemberParams = z.object({ organizationId: pathParam(), teamId: pathParam(), userId: pathParam() });
+/** A user named by id or by email (UpdateMembersInOrganizationTeam). */
+const userReference = z.string().trim().min(1).max(320);
+
+/** The organization member a user id or email names, or undefined. */
+async function resolveMember(
+  tx: ReadTransaction,
+  organization: string,
+  reference: string,
+): Promise<MemberRecord | undefined> {
+  const user = reference.includes("@") ? (await findUserByEmail(tx, reference))?.id : reference;
+  return user === undefined ? undefined : findMember(tx, organization, user);
+}
+
+/** Adds the member to the team, or changes their role when `role` is given and they are in it. */
+async function putTeamMember(
+  tx: WriteTransaction,
+  context: Context,
+  team: TeamRecord,
+  user: string,
+  role: TeamRole | undefined,
+): Promise<void> {
+  const key = teamMemberKey(team.id, user);
+  const existing = await tx.get<TeamMemberRecord>(tables.teamMembers.name, key);
+  if (existing && (role === undefined || existing.role === role)) return;
+  const record: TeamMemberRecord = existing
+    ? { ...existing, role: role ?? existing.role }
+    : {
+        key,
+        team: team.id,
+        organization: team.organization,
+        user,
+        role: role ?? "member",
+        addedAt: context.clock().toISOString(),
+      };
+  await tx.put(tables.teamMembers.name, record);
+}
+
+export const updateMembersInOrganizationTeam = defineOperation({
+  id: "updateMembersInOrganizationTeam",
+  method: "put",
+  path: "/orgs/{organizationId}/teams/{teamId}/members",
+  tag,
+  summary:
+    "Add, remove and re-role team members (admins and the team's owners). Users are named by id or " +
+    "email and must be organization members; `memberships` sets roles (adding those not yet in the " +
+    "team); a user both added and removed is removed.",
+  params: teamParams,
+  body: z.object({
+    add: z.array(userReference).max(1000).optional(),
+    remove: z.array(userReference).max(1000).optional(),
+    memberships: z.record(z.string().min(1), teamMemberSchema).optional(),
+  }),
+  emptyStatuses: [204],
+  async run(context, { params, body }) {
+    return context.storage.write(async (tx) => {
+      const { team } = await requireTeamAccess(tx, context, params.organizationId, params.teamId, "admin");
+      // Resolve and validate everything before the first write, so bad input changes nothing.
+      const additions = new Map<string, TeamRole | undefined>();
+      for (const [index, reference] of (body.add ?? []).entries()) {
+        const member = await resolveMember(tx, team.organization, reference);
+        if (!member)
+          throw badRequest(`body.add.${index}: "${reference}" is not a member of this organization`);
+        additions.set(member.user, additions.get(member.user));
+      }
+      for (const [reference, { role }] of Object.entries(body.memberships ?? {})) {
+        const member = await resolveMember(tx, team.organization, reference);
+        if (!member) {
+          throw badRequest(
+            `body.memberships.${reference}: "${reference}" is not a member of this organization`,
+          );
+        }
+        additions.set(member.user, role);
+      }
+      const removals = new Set<string>();
+      for (const reference of body.remove ?? []) {
+        const member = await resolveMember(tx, team.organization, reference);
+        // Removing someone who is not there is already done.
+        if (member) removals.add(member.user);
+      }
+      for (const [user, role] of additions) {
+        if (!removals.has(user)) await putTeamMember(tx, context, team, user, role);
+      }
+      for (const user of removals) await tx.delete(tables.teamMembers.name, teamMemberKey(team.id, user));
+      return noContent();
+    });
+  },
+});
+
+const teamMembershipSchema = z.object({
+  organization: memberSchema,
+  team: teamMemberSchema,
+  permissions: z.object({ view: z.boolean() }),
+});
+
+export const listTeamMembersInOrganizationById = defineOperation({
+  id: "listTeamMembersInOrganizationById",
+  method: "get",
+  path: "/orgs/{organizationId}/teams/{teamId}/members",
+  tag,
+  summary: "List the members of a team with their team roles, in the order they were added",
+  params: teamParams,
+  query: z.object({ ...pageQuery }),
+  response: listOf(teamMembershipSchema),
+  async run(context, { params, query }) {
+    return context.storage.read(async (tx) => {
+      const access = await requireTeamAccess(tx, context, params.organizationId, params.teamId, "view");
+      const presenter = new MemberPresenter(tx, context, access.membership);
+      return paginate<TeamMemberRecord, z.input<typeof teamMembershipSchema>>(tx, query, {
+        table: tables.teamMembers,
+        index: "byTeam",
+        where: [access.team.id],
+        map: async (teamMember) => ({
+          organization: await presenter.present(
+            await requireMember(tx, teamMember.organization, teamMember.user),
+          ),
+          team: { role: teamMember.role },
+          permissions: { view: access.permissions.view },
+        }),
+      });
+    });
+  },
+});
+
+export const addMemberToOrganizationTeamById = defineOperation({
+  id: "addMemberToOrganizationTeamById",
+  method: "put",
+  path: "/orgs/{organizationId}/teams/{teamId}/members/{userId}",
+  tag,
+  summary:
+    "Add an organization member to a team, or change their team role (admins and the team's " +
+    "owners). A new member gets the `member` role unless `role` says otherwise.",
+  params: teamMemberParams,
+  body: z.object({ role: teamRole.optional() }).optional(),
+  emptyStatuses: [204],
+  async run(context, { params, body }) {
+    return context.storage.write(async (tx) => {
+      const { team } = await requireTeamAccess(tx, context, params.organizationId, params.teamId, "admin");
+      const member = await requireMember(tx, team.organization, params.userId);
+      await putTeamMember(tx, context, team, member.user, body?.role);
+      return noContent();
+    });
+  },
+});
+
+export const deleteMemberFromOrganizationTeamById = defineOperation({
+  id: "deleteMemberFromOrganizationTeamById",
+  method: "delete",
+  path: "/orgs/{organizationId}/teams/{teamId}/members/{userId}",
+  tag,
+  summary: "Remove a member from a team (admins and the team's owners), or leave a team (anyone in it)",
+  params: teamMemberParams,
+  emptyStatuses: [204, 205],
+  async run(context, { params }) {
+    const caller = requireCaller(context);
+    const self = params.userId === caller.userId;
+    return context.storage.write(async (tx) => {
+      const { team } = await requireTeamAccess(
+        tx,
+        context,
+        params.organizationId,
+        params.teamId,
+        self ? null : "admin",
+      );
+      return deleted(await tx.delete(tables.teamMembers.name, teamMemberKey(team.id, params.userId)));
+    });
+  },
+});
+
+export const teamMemberOperations = {
+  updateMembersInOrganizationTeam,
+  listTeamMembersInOrganizationById,
+  addMemberToOrganizationTeamById,
+  deleteMemberFromOrganizationTeamById,
+};
