@@ -1,4 +1,5 @@
 import type { Role, DefaultLevel } from "./shared/roles.js";
+import { SEQUENCES_TABLE } from "./shared/sequence.js";
 import type { StorageSchema, TableSchema } from "./storage/port.js";
 
 /**
@@ -21,19 +22,19 @@ export const tables = {
     name: "members",
     key: "key",
     indexes: {
-      byOrganization: ["organization", "joinedAt"],
+      byOrganization: ["organization", "seq"],
       byOrganizationSeen: ["organization", "seenAt"],
-      byUser: ["user", "joinedAt"],
+      byUser: ["user", "seq"],
       /** Members holding a role (guests, whose role is null, are not indexed): finds the admins. */
-      byRole: ["organization", "role", "joinedAt"],
+      byRole: ["organization", "role", "seq"],
     },
   }),
-  invites: table({ name: "invites", key: "id", indexes: { byOrganization: ["organization", "createdAt"] } }),
-  teams: table({ name: "teams", key: "id", indexes: { byOrganization: ["organization", "createdAt"] } }),
+  invites: table({ name: "invites", key: "id", indexes: { byOrganization: ["organization", "seq"] } }),
+  teams: table({ name: "teams", key: "id", indexes: { byOrganization: ["organization", "seq"] } }),
   teamMembers: table({
     name: "teamMembers",
     key: "key",
-    indexes: { byTeam: ["team", "addedAt"], byMember: ["organization", "user"] },
+    indexes: { byTeam: ["team", "seq"], byMember: ["organization", "user"] },
   }),
   collections: table({
     name: "collections",
@@ -52,7 +53,8 @@ export const tables = {
       byState: ["state", "deletedAt"],
     },
   }),
-  revisions: table({ name: "revisions", key: "id", indexes: { bySpace: ["space", "createdAt"] } }),
+  revisions: table({ name: "revisions", key: "id", indexes: { bySpace: ["space", "seq"] } }),
+  sequences: SEQUENCES_TABLE,
   jobs: table({ name: "jobs", key: "id", indexes: { byRunAt: ["runAt"] } }),
 } as const;
 
@@ -104,6 +106,8 @@ export interface MemberRecord {
   key: string;
   organization: string;
   user: string;
+  /** Insertion order (see shared/sequence.ts). */
+  seq: number;
   role: Role | null;
   joinedAt: string;
   lastSeenAt?: string;
@@ -117,6 +121,8 @@ export interface InviteRecord {
   [key: string]: unknown;
   id: string;
   organization: string;
+  /** Insertion order (see shared/sequence.ts). */
+  seq: number;
   createdAt: string;
   target:
     | { type: "organization"; role: Role | null }
@@ -128,6 +134,8 @@ export interface TeamRecord {
   [key: string]: unknown;
   id: string;
   organization: string;
+  /** Insertion order (see shared/sequence.ts). */
+  seq: number;
   title: string;
   createdAt: string;
 }
@@ -139,6 +147,8 @@ export interface TeamMemberRecord {
   team: string;
   organization: string;
   user: string;
+  /** Insertion order (see shared/sequence.ts). */
+  seq: number;
   role: "owner" | "member";
   addedAt: string;
 }
@@ -189,6 +199,8 @@ export interface RevisionRecord {
   [key: string]: unknown;
   id: string;
   space: string;
+  /** Insertion order (see shared/sequence.ts). */
+  seq: number;
   parents: string[];
   createdAt: string;
   type: "edits";

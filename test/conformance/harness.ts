@@ -136,7 +136,10 @@ export interface Harness {
 }
 
 /** Creates a docsbase over the given storage kind, reachable through the official client. */
-export async function createHarness(kind: StorageKind, options: { clock?: () => Date } = {}): Promise<Harness> {
+export async function createHarness(
+  kind: StorageKind,
+  options: { clock?: () => Date } = {},
+): Promise<Harness> {
   let directory: string | undefined;
   let storage: Storage;
   if (kind === "sqlite") {
@@ -173,7 +176,9 @@ export async function createHarness(kind: StorageKind, options: { clock?: () => 
     }
     const validate = validatorFor(route, response.status);
     if (validate === "undocumented") {
-      violations.push(`${label} (${id}): status not in the reference (${Object.keys(route.operation.responses)})`);
+      violations.push(
+        `${label} (${id}): status not in the reference (${Object.keys(route.operation.responses)})`,
+      );
     } else if (validate === "no-body") {
       if (text) violations.push(`${label} (${id}): the reference answers no body here`);
     } else if (!validate(body)) {

@@ -1,47 +1,7 @@
+import { createWorkspace } from "../../../test/support/workspace.js";
 import { describe, expect, it } from "vitest";
-import { memoryStorage } from "../../adapters/memory/index.js";
-import { createTestDocsbase } from "../../testing/double.js";
-import { memberKey } from "../shared/access.js";
-import type { Role } from "../shared/roles.js";
-import { tables, type MemberRecord } from "../tables.js";
 
-/** An organization owned by `api`'s user; `member(role)` adds a member and returns their caller. */
-async function setup() {
-  const storage = memoryStorage();
-  const test = await createTestDocsbase({ storage });
-  const as =
-    (token: string) =>
-    <T = any>(method: string, path: string, body?: unknown) =>
-      test.request<T>(method, path, { token, ...(body !== undefined ? { body } : {}) });
-  const owner = await test.createUser("Owner");
-  const api = as(owner.token);
-  const organization = async (title = "Acme") => (await api("POST", "/orgs", { title })).body.id as string;
-  const org = await organization();
-  async function join(user: string, role: Role | null, inOrganization = org) {
-    const now = new Date().toISOString();
-    const record: MemberRecord = {
-      key: memberKey(inOrganization, user),
-      organization: inOrganization,
-      user,
-      role,
-      joinedAt: now,
-      seenAt: now,
-      disabled: false,
-      sso: false,
-    };
-    await storage.write((tx) => tx.put(tables.members.name, record));
-  }
-  async function member(role: Role | null, inOrganization = org) {
-    const user = await test.createUser(`Member (${role})`);
-    await join(user.id, role, inOrganization);
-    return Object.assign(as(user.token), { userId: user.id });
-  }
-  const outsider = as((await test.createUser("Outsider")).token);
-  const collection = async (body: object = {}, inOrganization = org) =>
-    (await api("POST", `/orgs/${inOrganization}/collections`, body)).body.id as string;
-  const titles = async (path: string) => (await api("GET", path)).body.items.map((item: any) => item.title);
-  return { test, api, as, org, organization, join, member, outsider, collection, titles };
-}
+const setup = createWorkspace;
 
 const after = (kind: "space" | "collection", id: string) => ({ type: kind, [kind]: id });
 

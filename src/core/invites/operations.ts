@@ -5,12 +5,14 @@ import {
   isOrganizationAdmin,
   requireOrganizationPermission,
 } from "../members/access.js";
+import { insertMember } from "../members/records.js";
 import { defineOperation, deleted, Reply } from "../registry.js";
 import { findMembership, memberKey, requireCaller } from "../shared/access.js";
 import { badRequest, notFound } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { memberRoleOrGuest, type Role } from "../shared/roles.js";
 import { pathParam } from "../shared/schema.js";
+import { nextSequence } from "../shared/sequence.js";
 import type { Context } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { tables, type InviteRecord, type MemberRecord, type OrganizationRecord } from "../tables.js";
@@ -30,31 +32,6 @@ const tag = "invites";
 const organizationParams = z.object({ organizationId: pathParam() });
 const inviteParams = z.object({ organizationId: pathParam(), inviteId: pathParam() });
 const email = z.string().trim().min(1).max(320);
-
-/** Adds a user to the organization with `role` unless they are a member already; true when added. */
-async function addMember(
-  tx: WriteTransaction,
-  context: Context,
-  organization: string,
-  user: string,
-  role: Role | null,
-  sso = false,
-): Promise<boolean> {
-  if (await findMember(tx, organization, user)) return false;
-  const now = context.clock().toISOString();
-  const member: MemberRecord = {
-    key: memberKey(organization, user),
-    organization,
-    user,
-    role,
-    joinedAt: now,
-    seenAt: now,
-    disabled: false,
-    sso,
-  };
-  await tx.put(tables.members.name, member);
-  return true;
-}
 
 export const inviteUsersToOrganization = defineOperation({
   id: "inviteUsersToOrganization",
@@ -95,7 +72,7 @@ export const inviteUsersToOrganization = defineOperation({
       }
       let invited = 0;
       for (const [user, role] of roles) {
-        if (await addMember(tx, context, organization.id, user, role, body.sso ?? false)) invited++;
+        if (await insertMember(tx, context, organization.id, user, role, body.sso ?? false)) invited++;
       }
       return { users: [...roles.keys()], invited };
     });
@@ -145,6 +122,7 @@ export const createOrganizationInvite = defineOperation({
       const invite: OrganizationInviteRecord = {
         id: context.ids(),
         organization: params.organizationId,
+        seq: await nextSequence(tx),
         createdAt: context.clock().toISOString(),
         target: { type: "organization", role },
       };
@@ -240,7 +218,7 @@ export const joinOrganizationWithInvite = defineOperation({
       if (!organization) throw notFound(`Organization "${params.organizationId}" not found`);
       const invite = await requireInvite(tx, organization.id, params.inviteId);
       requireInviteLinks(organization);
-      await addMember(tx, context, organization.id, caller.userId, invite.target.role);
+      await insertMember(tx, context, organization.id, caller.userId, invite.target.role);
       return {};
     });
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { insertMember } from "../members/records.js";
 import { defineOperation, noContent } from "../registry.js";
 import { memberKey, requireCaller, requireMembership, type Membership } from "../shared/access.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
@@ -91,19 +92,9 @@ export const createOrganization = defineOperation({
         plan: "free_2024",
         mergeRules: { type: "none" },
       };
-      const member: MemberRecord = {
-        key: memberKey(organization.id, caller.userId),
-        organization: organization.id,
-        user: caller.userId,
-        role: "admin",
-        joinedAt: now,
-        seenAt: now,
-        disabled: false,
-        sso: false,
-      };
       await tx.put(tables.organizations.name, organization);
-      await tx.put(tables.members.name, member);
-      return presentOrganization(tx, context, { organization, member, role: member.role });
+      await insertMember(tx, context, organization.id, caller.userId, "admin");
+      return presentOrganization(tx, context, await requireMembership(tx, context, organization.id));
     });
   },
 });
@@ -190,25 +181,13 @@ export const joinOrganization = defineOperation({
     return context.storage.write(async (tx) => {
       const organization = await tx.get<OrganizationRecord>(tables.organizations.name, params.organizationId);
       if (!organization) throw notFound(`Organization "${params.organizationId}" not found`);
-      const key = memberKey(organization.id, caller.userId);
-      if (await tx.get(tables.members.name, key)) return noContent();
+      if (await tx.get(tables.members.name, memberKey(organization.id, caller.userId))) return noContent();
       const user = await tx.get<UserRecord>(tables.users.name, caller.userId);
       const domain = user?.emailKey.split("@")[1] ?? "";
       if (!organization.emailDomains.includes(domain)) {
         throw badRequest(`Email domain "${domain}" is not allowed to join this organization`);
       }
-      const now = context.clock().toISOString();
-      const member: MemberRecord = {
-        key,
-        organization: organization.id,
-        user: caller.userId,
-        role: organization.defaultRole,
-        joinedAt: now,
-        seenAt: now,
-        disabled: false,
-        sso: false,
-      };
-      await tx.put(tables.members.name, member);
+      await insertMember(tx, context, organization.id, caller.userId, organization.defaultRole);
       return noContent();
     });
   },

@@ -1,5 +1,6 @@
 import { scheduleJob } from "../jobs.js";
 import type { WriteTransaction } from "../storage/port.js";
+import { nextSequence } from "../shared/sequence.js";
 import type { World } from "../shared/world.js";
 import { tables, type RevisionRecord, type SpaceRecord } from "../tables.js";
 
@@ -29,6 +30,7 @@ export async function insertRevision(
   const revision: RevisionRecord = {
     id: world.ids(),
     space,
+    seq: await nextSequence(tx),
     parents,
     createdAt: world.clock().toISOString(),
     type: "edits",

@@ -1,71 +1,10 @@
+import { createWorkspace } from "../../../test/support/workspace.js";
 import { describe, expect, it } from "vitest";
-import { memoryStorage } from "../../adapters/memory/index.js";
-import { createTestDocsbase } from "../../testing/double.js";
-import { memberKey } from "../shared/access.js";
-import type { Role } from "../shared/roles.js";
-import { tables, type MemberRecord } from "../tables.js";
+import { tables } from "../tables.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** An organization owned by `api`'s user, a movable clock, and `member(role)` to add members. */
-async function setup() {
-  let now = new Date("2025-01-01T00:00:00.000Z");
-  const storage = memoryStorage();
-  const test = await createTestDocsbase({ storage, clock: () => now });
-  const as =
-    (token: string) =>
-    <T = any>(method: string, path: string, body?: unknown) =>
-      test.request<T>(method, path, { token, ...(body !== undefined ? { body } : {}) });
-  const owner = await test.createUser("Owner");
-  const api = as(owner.token);
-  const organization = async (title = "Acme") => (await api("POST", "/orgs", { title })).body.id as string;
-  const org = await organization();
-  async function join(user: string, role: Role | null, inOrganization = org) {
-    const record: MemberRecord = {
-      key: memberKey(inOrganization, user),
-      organization: inOrganization,
-      user,
-      role,
-      joinedAt: now.toISOString(),
-      seenAt: now.toISOString(),
-      disabled: false,
-      sso: false,
-    };
-    await storage.write((tx) => tx.put(tables.members.name, record));
-  }
-  async function member(role: Role | null, inOrganization = org) {
-    const user = await test.createUser(`Member (${role})`);
-    await join(user.id, role, inOrganization);
-    return Object.assign(as(user.token), { userId: user.id });
-  }
-  const outsider = as((await test.createUser("Outsider")).token);
-  const collection = async (body: object = {}, inOrganization = org) =>
-    (await api("POST", `/orgs/${inOrganization}/collections`, body)).body.id as string;
-  const space = async (body: object = {}, inOrganization = org) =>
-    (await api("POST", `/orgs/${inOrganization}/spaces`, body)).body.id as string;
-  const titles = async (path: string) => (await api("GET", path)).body.items.map((item: any) => item.title);
-  const advance = (ms: number) => {
-    now = new Date(now.getTime() + ms);
-  };
-  const stored = <T>(table: string, id: string) =>
-    storage.read((tx) => tx.get<T & Record<string, unknown>>(table, id));
-  return {
-    test,
-    storage,
-    api,
-    as,
-    org,
-    organization,
-    join,
-    member,
-    outsider,
-    collection,
-    space,
-    titles,
-    advance,
-    stored,
-  };
-}
+const setup = createWorkspace;
 
 describe("spaces", () => {
   it("creates a space with defaults, a first revision and a Location header", async () => {
@@ -108,6 +47,7 @@ describe("spaces", () => {
     expect(await stored(tables.revisions.name, created.body.revision)).toEqual({
       id: created.body.revision,
       space: id,
+      seq: expect.any(Number),
       parents: [],
       createdAt: "2025-01-01T00:00:00.000Z",
       type: "edits",

@@ -6,6 +6,7 @@ import { requireCaller } from "../shared/access.js";
 import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
+import { nextSequence } from "../shared/sequence.js";
 import type { Context } from "../shared/world.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
 import { tables, type MemberRecord, type TeamMemberRecord, type TeamRecord } from "../tables.js";
@@ -29,7 +30,7 @@ async function resolveMember(
 }
 
 /** Adds the member to the team, or changes their role when `role` is given and they are in it. */
-async function putTeamMember(
+export async function putTeamMember(
   tx: WriteTransaction,
   context: Context,
   team: TeamRecord,
@@ -46,6 +47,7 @@ async function putTeamMember(
         team: team.id,
         organization: team.organization,
         user,
+        seq: await nextSequence(tx),
         role: role ?? "member",
         addedAt: context.clock().toISOString(),
       };

@@ -5,11 +5,12 @@ import { defineOperation, deleted, Reply } from "../registry.js";
 import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
+import { nextSequence } from "../shared/sequence.js";
 import type { Context } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { tables, type TeamMemberRecord, type TeamRecord } from "../tables.js";
 import { presentTeam, requireTeamAccess } from "./access.js";
-import { teamMemberOperations } from "./members.js";
+import { putTeamMember, teamMemberOperations } from "./members.js";
 import {
   teamMemberKey,
   teamPermissions,
@@ -100,21 +101,12 @@ export const createOrganizationTeam = defineOperation({
       const team: TeamRecord = {
         id: context.ids(),
         organization: params.organizationId,
+        seq: await nextSequence(tx),
         title: body.title,
         createdAt: now,
       };
       await tx.put(tables.teams.name, team);
-      for (const user of members) {
-        const record: TeamMemberRecord = {
-          key: teamMemberKey(team.id, user),
-          team: team.id,
-          organization: team.organization,
-          user,
-          role: "member",
-          addedAt: now,
-        };
-        await tx.put(tables.teamMembers.name, record);
-      }
+      for (const user of members) await putTeamMember(tx, context, team, user, "member");
       const created = await presentTeam(tx, membership, await permissionsOf(tx, membership), team);
       return new Reply(201, created, { location: teamLocation(context, team) });
     });

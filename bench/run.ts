@@ -1,0 +1,90 @@
+/**
+ * Benchmarks (`npm run bench`): storage adapters and the HTTP server, measured on this machine.
+ * Figures go in docs/performance.md; no test depends on timing.
+ */
+import autocannon from "autocannon";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { memoryStorage } from "../src/adapters/memory/index.js";
+import { sqliteStorage } from "../src/adapters/sqlite/index.js";
+import { startServer } from "../src/cli/serve.js";
+import type { Storage } from "../src/core/storage/port.js";
+
+const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
+const schema = { tables: [{ name: "items", key: "id", indexes: { byGroup: ["group", "rank"] } }] };
+const ROWS = 10_000;
+
+async function time(label: string, operations: number, fn: () => Promise<void>) {
+  const start = performance.now();
+  await fn();
+  const ms = performance.now() - start;
+  console.log(
+    `${label.padEnd(44)} ${Math.round((operations / ms) * 1000)
+      .toLocaleString("en")
+      .padStart(10)} ops/s`,
+  );
+}
+
+async function benchStorage(name: string, storage: Storage) {
+  await storage.init(schema);
+  await time(`${name}: put ${ROWS} rows in one transaction`, ROWS, () =>
+    storage.write(async (tx) => {
+      for (let i = 0; i < ROWS; i++) {
+        await tx.put("items", { id: `item${i}`, group: `g${i % 10}`, rank: i, title: `Item ${i}` });
+      }
+    }),
+  );
+  await time(`${name}: 1000 single-put transactions`, 1000, async () => {
+    for (let i = 0; i < 1000; i++) {
+      await storage.write((tx) => tx.put("items", { id: `extra${i}`, group: "g0", rank: -i, title: "x" }));
+    }
+  });
+  await time(`${name}: get by key`, ROWS, () =>
+    storage.read(async (tx) => {
+      for (let i = 0; i < ROWS; i++) await tx.get("items", `item${i}`);
+    }),
+  );
+  await time(`${name}: list pages of 100 on an index`, 100, () =>
+    storage.read(async (tx) => {
+      for (let i = 0; i < 100; i++)
+        await tx.list("items", { index: "byGroup", where: [`g${i % 10}`], limit: 100 });
+    }),
+  );
+  await storage.close();
+}
+
+async function benchHttp(memory: boolean) {
+  const server = await startServer({
+    port: 0,
+    host: "127.0.0.1",
+    db: join(directory, "http.sqlite"),
+    memory,
+    adminToken: "dbt_bench_operator_token",
+    log: () => {},
+  });
+  const headers = { authorization: "Bearer dbt_bench_operator_token", "content-type": "application/json" };
+  const created = await fetch(`${server.url}/v1/orgs`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ title: "Bench" }),
+  });
+  const { id } = (await created.json()) as { id: string };
+  const result = await autocannon({
+    url: `${server.url}/v1/orgs/${id}`,
+    headers,
+    connections: 50,
+    duration: 10,
+  });
+  console.log(
+    `HTTP GET /v1/orgs/{id} (${memory ? "memory" : "sqlite"}, -c 50 -d 10)`.padEnd(44),
+    `${Math.round(result.requests.average).toLocaleString("en").padStart(10)} req/s, p99 ${result.latency.p99} ms, errors ${result.errors + result.non2xx}`,
+  );
+  await server.close();
+}
+
+await benchStorage("memory", memoryStorage());
+await benchStorage("sqlite", sqliteStorage({ filename: join(directory, "bench.sqlite") }));
+await benchHttp(true);
+await benchHttp(false);
+rmSync(directory, { recursive: true, force: true });

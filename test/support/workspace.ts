@@ -1,0 +1,65 @@
+import { memoryStorage } from "../../src/adapters/memory/index.js";
+import type { Role } from "../../src/core/shared/roles.js";
+import { createTestDocsbase } from "../../src/testing/double.js";
+
+/**
+ * A test workspace: an in-memory docsbase with a movable clock, an organization owned by `api`'s
+ * user, and helpers to add members with a role and to create content. Members are added through
+ * the API (`inviteUsersToOrganization`), so fixtures exercise the same code as users do.
+ */
+export async function createWorkspace() {
+  let now = new Date("2025-01-01T00:00:00.000Z");
+  const storage = memoryStorage();
+  const test = await createTestDocsbase({ storage, clock: () => now });
+  const as =
+    (token: string) =>
+    <T = any>(method: string, path: string, body?: unknown) =>
+      test.request<T>(method, path, { token, ...(body !== undefined ? { body } : {}) });
+  const owner = await test.createUser("Owner");
+  const api = as(owner.token);
+  const organization = async (title = "Acme") => (await api("POST", "/orgs", { title })).body.id as string;
+  const org = await organization();
+
+  /** Adds an existing user to an organization of the owner's, with a role (`null`: guest). */
+  async function join(user: string, role: Role | null, inOrganization = org) {
+    const { email } = (await test.request("GET", `/users/${user}`)).body as { email: string };
+    const added = await api("POST", `/orgs/${inOrganization}/invites`, { emails: [{ email, role }] });
+    if (added.status !== 200) throw new Error(`could not add member: ${JSON.stringify(added.body)}`);
+    // An existing member keeps their role on invite: set it explicitly.
+    const updated = await api("PATCH", `/orgs/${inOrganization}/members/${user}`, { role });
+    if (updated.status !== 200) throw new Error(`could not set role: ${JSON.stringify(updated.body)}`);
+  }
+  /** A new user who is a member with `role`, as a request function carrying `userId`. */
+  async function member(role: Role | null, inOrganization = org) {
+    const user = await test.createUser(`Member (${role})`);
+    await join(user.id, role, inOrganization);
+    return Object.assign(as(user.token), { userId: user.id });
+  }
+  const outsider = as((await test.createUser("Outsider")).token);
+  const collection = async (body: object = {}, inOrganization = org) =>
+    (await api("POST", `/orgs/${inOrganization}/collections`, body)).body.id as string;
+  const space = async (body: object = {}, inOrganization = org) =>
+    (await api("POST", `/orgs/${inOrganization}/spaces`, body)).body.id as string;
+  const titles = async (path: string) => (await api("GET", path)).body.items.map((item: any) => item.title);
+  const advance = (ms: number) => {
+    now = new Date(now.getTime() + ms);
+  };
+  const stored = <T>(table: string, id: string) =>
+    storage.read((tx) => tx.get<T & Record<string, unknown>>(table, id));
+  return {
+    test,
+    storage,
+    api,
+    as,
+    org,
+    organization,
+    join,
+    member,
+    outsider,
+    collection,
+    space,
+    titles,
+    advance,
+    stored,
+  };
+}
