@@ -11,7 +11,8 @@ export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
 /** A zod object schema of any shape: path parameters and query strings are always objects. */
 export type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
-type EmptyObject = z.ZodObject<{}>;
+/** The schema of an operation without path parameters or query. */
+export type EmptyObject = z.ZodObject<{}>;
 
 /** A response other than "200 with this JSON body": a status, an optional body and headers. */
 export class Reply<T = unknown> {

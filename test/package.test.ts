@@ -1,0 +1,55 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The built package as a consumer sees it: every entry point of `exports` resolves (Node's
+ * self-reference by package name) and ships types. `npm test` builds `dist/` before running this.
+ */
+const root = join(import.meta.dirname, "..");
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  exports: Record<string, { types?: string; import?: string } | string>;
+  bin: Record<string, string>;
+};
+
+function run(script: string): string {
+  return execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: root,
+    encoding: "utf8",
+  });
+}
+
+describe("built package", () => {
+  const entries = Object.entries(manifest.exports).filter(([name]) => name !== "./package.json");
+
+  it.each(entries)("%s has its module and its types in dist", (_name, target) => {
+    expect(typeof target).toBe("object");
+    const { types, import: module } = target as { types: string; import: string };
+    expect(existsSync(join(root, module)), module).toBe(true);
+    expect(existsSync(join(root, types)), types).toBe(true);
+  });
+
+  it("serves a request through the published entry points", () => {
+    const output = run(`
+      import { createDocsbase } from "docsbase";
+      import { memoryStorage } from "docsbase/adapters/memory";
+      import { sqliteStorage } from "docsbase/adapters/sqlite";
+      import { createTestDocsbase } from "docsbase/testing";
+      const docsbase = createDocsbase({ storage: memoryStorage() });
+      await docsbase.bootstrap({ token: "dbt_package_test_token" });
+      const response = await docsbase.fetch(new Request("http://localhost/v1/user", {
+        headers: { authorization: "Bearer dbt_package_test_token" } }));
+      const test = await createTestDocsbase();
+      console.log(response.status, typeof sqliteStorage, typeof test.fetch);
+    `);
+    expect(output.trim()).toBe("200 function function");
+  });
+
+  it("runs the docsbase binary", () => {
+    const help = execFileSync(process.execPath, [join(root, manifest.bin["docsbase"]!), "--help"], {
+      encoding: "utf8",
+    });
+    expect(help).toContain("Usage: docsbase serve");
+  });
+});
