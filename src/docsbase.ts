@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { createClient, type Client } from "./core/client.js";
 import { runDueJobs } from "./core/jobs.js";
 import { jobHandlers, operations, type Operations } from "./core/operations.js";
@@ -7,7 +8,9 @@ import type { Storage } from "./core/storage/port.js";
 import { storageSchema } from "./core/tables.js";
 import { bootstrapOperator, type BootstrapResult } from "./core/users/bootstrap.js";
 import { callerForToken } from "./core/users/tokens.js";
+import { readDownload } from "./core/content/download.js";
 import { createFetchHandler } from "./http/handler.js";
+import { errorResponse } from "./http/status.js";
 import { openApiDocument } from "./http/openapi.js";
 
 export interface DocsbaseOptions {
@@ -23,6 +26,8 @@ export interface DocsbaseOptions {
   readonly ids?: () => string;
   /** Largest accepted request body, in bytes. Default 10 MiB. */
   readonly maxBodyBytes?: number;
+  /** How many derived values (materialized revisions, search indexes...) to keep. Default 500. */
+  readonly cacheEntries?: number;
   /** Where unexpected errors go. Default: `console.error`. */
   readonly onError?: (error: unknown, request: Request) => void;
 }
@@ -71,6 +76,7 @@ export function createDocsbase(options: DocsbaseOptions): Docsbase {
     ids: options.ids ?? (() => randomId()),
     baseUrl,
     appUrl: (options.appUrl ?? baseUrl).replace(/\/+$/, ""),
+    cache: new LRUCache<string, object>({ max: options.cacheEntries ?? 500 }),
   };
   let initialized: Promise<void> | undefined;
   const ready = () => (initialized ??= options.storage.init(storageSchema));
@@ -96,6 +102,21 @@ export function createDocsbase(options: DocsbaseOptions): Docsbase {
     context,
     openApi,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    extraRoutes: (router) => {
+      router.get("/files/:versionId/:name", async ({ params }) => {
+        await ready();
+        const download = await readDownload(world, decodeURIComponent(params["versionId"] ?? ""));
+        if (!download) return errorResponse(404, "File not found");
+        return new Response(download.bytes, {
+          headers: {
+            "content-type": download.version.contentType,
+            "content-length": String(download.bytes.byteLength),
+            "cache-control": "private, max-age=31536000, immutable",
+            "x-content-type-options": "nosniff",
+          },
+        });
+      });
+    },
     ...(options.onError ? { onError: options.onError } : {}),
   });
 

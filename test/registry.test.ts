@@ -8,7 +8,15 @@ const reference = require("@gitbook/api/spec/openapi.json") as {
 };
 
 /** Operations the reference document does not have (DESIGN.md, "Extensions beyond SPEC.md"). */
-const EXTENSIONS = new Set(["createUser", "createUserToken", "createOrganization"]);
+const EXTENSIONS = new Set([
+  "createUser",
+  "createUserToken",
+  "createOrganization",
+  ...["createPage", "updatePage", "deletePage", "uploadFile", "deleteFile"].flatMap((id) => [
+    id,
+    `${id}InChangeRequest`,
+  ]),
+]);
 
 const referenceById = new Map<string, { method: string; path: string }>();
 for (const [path, methods] of Object.entries(reference.paths)) {

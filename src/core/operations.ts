@@ -1,4 +1,6 @@
 import { collectionOperations } from "./collections/operations.js";
+import { contentReadOperations } from "./content/reads.js";
+import { contentWriteOperations } from "./content/writes.js";
 import type { JobHandler } from "./jobs.js";
 import { inviteOperations } from "./invites/operations.js";
 import { memberOperations } from "./members/operations.js";
@@ -21,6 +23,8 @@ export const operations = {
   ...teamOperations,
   ...collectionOperations,
   ...spaceOperations,
+  ...contentReadOperations,
+  ...contentWriteOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -54,6 +54,18 @@ export const tables = {
     },
   }),
   revisions: table({ name: "revisions", key: "id", indexes: { bySpace: ["space", "seq"] } }),
+  pageVersions: table({ name: "pageVersions", key: "id", indexes: {} }),
+  fileVersions: table({ name: "fileVersions", key: "id", indexes: {} }),
+  blobs: table({ name: "blobs", key: "hash", indexes: {} }),
+  changeRequests: table({
+    name: "changeRequests",
+    key: "id",
+    indexes: {
+      bySpaceNumber: ["space", "number"],
+      bySpaceStatus: ["space", "status", "number"],
+      byOrganization: ["organization", "seq"],
+    },
+  }),
   sequences: SEQUENCES_TABLE,
   jobs: table({ name: "jobs", key: "id", indexes: { byRunAt: ["runAt"] } }),
 } as const;
@@ -195,6 +207,12 @@ export interface SpaceRecord {
   };
 }
 
+/**
+ * An immutable revision of a space's content. Content is a map from page id to page version and
+ * from file id to file version. A revision stores either the whole map (`snapshot`) or only what
+ * changed since `base` (`delta`), with `depth` counting deltas since the last snapshot; unchanged
+ * page and file versions are shared, never copied (see content/revisions.ts).
+ */
 export interface RevisionRecord {
   [key: string]: unknown;
   id: string;
@@ -203,7 +221,98 @@ export interface RevisionRecord {
   seq: number;
   parents: string[];
   createdAt: string;
-  type: "edits";
+  type: "edits" | "merge" | "update";
+  snapshot?: ContentMap;
+  base?: string;
+  delta?: ContentDelta;
+  depth?: number;
+}
+
+export interface ContentMap {
+  pages: Record<string, string>;
+  files: Record<string, string>;
+}
+
+export interface ContentDelta {
+  pages: Record<string, string | null>;
+  files: Record<string, string | null>;
+}
+
+/** One immutable version of a page: its content and its place in the tree. */
+export interface PageVersionRecord {
+  [key: string]: unknown;
+  /** Version id. */
+  id: string;
+  /** Stable page id, the same across versions. Versions carry no space: duplicates share them. */
+  page: string;
+  /** Parent page id, or "" at the root. */
+  parent: string;
+  /** Fractional-index key among siblings. */
+  position: string;
+  type: "document";
+  title: string;
+  slug: string;
+  emoji?: string;
+  description?: string;
+  markdown: string;
+  hidden: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  layout?: Record<string, unknown>;
+  cover?: Record<string, unknown>;
+  variables?: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One immutable version of a file. Its bytes live in `blobs`, shared by content hash. */
+export interface FileVersionRecord {
+  [key: string]: unknown;
+  id: string;
+  file: string;
+  name: string;
+  contentType: string;
+  /** SHA-256 of the bytes, hex: the key of the blob. */
+  blob: string;
+  size: number;
+  dimensions?: { width: number; height: number };
+  createdAt: string;
+}
+
+export interface BlobRecord {
+  [key: string]: unknown;
+  hash: string;
+  /** The bytes, base64. */
+  data: string;
+  size: number;
+}
+
+export type ChangeRequestStatus = "draft" | "open" | "archived" | "merged";
+
+export interface ChangeRequestRecord {
+  [key: string]: unknown;
+  id: string;
+  space: string;
+  organization: string;
+  /** Incremental per space, from 1. */
+  number: number;
+  /** Insertion order (see shared/sequence.ts). */
+  seq: number;
+  status: ChangeRequestStatus;
+  subject: string;
+  description?: Record<string, unknown>;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Head revision of the change request. */
+  revision: string;
+  revisionInitial: string;
+  revisionMergedAncestor?: string;
+  revisionMerged?: string;
+  /** Users who wrote content in the change request. */
+  contributors: string[];
+  requestedReviewers: string[];
+  comments: number;
 }
 
 export interface JobRecord {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { IndexValue, ReadTransaction, StoredRecord, TableSchema } from "../storage/port.js";
+import { compareTuples } from "../storage/order.js";
 import { badRequest } from "./errors.js";
 import { queryInteger } from "./schema.js";
 
@@ -102,13 +103,30 @@ export async function paginate<R extends StoredRecord, T>(
   return page;
 }
 
-/** Pages an in-memory array (for lists computed rather than stored), with the same tokens. */
-export function paginateArray<T>(items: readonly T[], request: PageRequest, scope: string): Page<T> {
+/**
+ * Pages a list computed in memory (files of a revision, search results), with the same keyset
+ * tokens as stored lists: `position` gives each item's sort tuple (unique, in list order), so a
+ * page resumes after the last item seen even if items were added or removed meanwhile.
+ */
+export function paginateSorted<T>(
+  items: readonly T[],
+  request: PageRequest,
+  options: { scope: string; position: (item: T) => IndexValue[] },
+): Page<T> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-  const start = request.page ? Number(decodeCursor(request.page, scope)[0]) : 0;
+  const scope = JSON.stringify(["sorted", options.scope]);
+  let start = 0;
+  if (request.page) {
+    const after = decodeCursor(request.page, scope);
+    start = items.findIndex((item) => compareTuples(options.position(item), after) > 0);
+    if (start < 0) start = items.length;
+  }
   const slice = items.slice(start, start + limit);
   const page: Page<T> = { count: items.length, items: slice };
-  if (start + limit < items.length) page.next = { page: encodeCursor([start + limit], scope) };
+  const last = slice.at(-1);
+  if (start + limit < items.length && last) {
+    page.next = { page: encodeCursor(options.position(last), scope) };
+  }
   return page;
 }
 

@@ -1,4 +1,11 @@
+import type { LRUCache } from "lru-cache";
 import type { Storage } from "../storage/port.js";
+
+/**
+ * Memo of values derived from immutable data (materialized revisions, search indexes, rendered
+ * documents), keyed by kind and revision id. Safe to share because revisions never change.
+ */
+export type DerivedCache = LRUCache<string, object>;
 
 /**
  * Everything an operation may reach outside its input: injected so that tests are deterministic
@@ -14,6 +21,8 @@ export interface World {
   readonly baseUrl: string;
   /** Absolute base of the application URLs (`urls.app`). Defaults to `baseUrl`. */
   readonly appUrl: string;
+  /** Per-instance memo of values derived from immutable revisions. */
+  readonly cache: DerivedCache;
 }
 
 /** Who is calling. `operator` is the bootstrap user allowed to manage users. */

@@ -3,6 +3,7 @@ import type { JobHandler } from "../jobs.js";
 import { defineOperation, deleted } from "../registry.js";
 import { conflict, notFound } from "../shared/errors.js";
 import { endPosition, itemOf, positionAfter } from "../shared/positions.js";
+import { requireRevision } from "../content/revisions.js";
 import { tables, type CollectionRecord, type RevisionRecord, type SpaceRecord } from "../tables.js";
 import { findSpace, presentSpace, requireSpace, spacePermissions } from "./permissions.js";
 import { insertSpace, SPACE_RETENTION_MS, softDeleteSpace, visibilityUnder } from "./records.js";
@@ -98,8 +99,8 @@ export const duplicateSpace = defineOperation({
           mergeRules: space.mergeRules,
           ...(space.language ? { language: space.language } : {}),
         },
-        // The copy's first revision descends from the source's current one.
-        [space.revision],
+        // The copy shares the source's content; its first revision descends from the source's.
+        await requireRevision(tx, context, space.revision),
       );
       return presentSpace(tx, context, membership, copy);
     });

@@ -1,8 +1,8 @@
 import { scheduleJob } from "../jobs.js";
 import type { WriteTransaction } from "../storage/port.js";
-import { nextSequence } from "../shared/sequence.js";
+import { commitRevision, type RevisionContent } from "../content/revisions.js";
 import type { World } from "../shared/world.js";
-import { tables, type RevisionRecord, type SpaceRecord } from "../tables.js";
+import { tables, type SpaceRecord } from "../tables.js";
 
 /** How long a deleted space stays restorable before it is permanently removed (SPEC.md, Limits). */
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -20,25 +20,6 @@ export function visibilityUnder(
   return !current || current === "in-collection" ? "private" : current;
 }
 
-/** Stores a new revision (immutable from then on) and returns it. */
-export async function insertRevision(
-  tx: WriteTransaction,
-  world: World,
-  space: string,
-  parents: string[],
-): Promise<RevisionRecord> {
-  const revision: RevisionRecord = {
-    id: world.ids(),
-    space,
-    seq: await nextSequence(tx),
-    parents,
-    createdAt: world.clock().toISOString(),
-    type: "edits",
-  };
-  await tx.put(tables.revisions.name, revision);
-  return revision;
-}
-
 /** The fields a new space takes from its creator or its source; the rest are set here. */
 export type NewSpace = Pick<
   SpaceRecord,
@@ -46,15 +27,23 @@ export type NewSpace = Pick<
 > &
   Partial<Pick<SpaceRecord, "language" | "mergeRules">>;
 
-/** Stores a new live space with its first revision, whose parents are `parentRevisions`. */
+/**
+ * Stores a new live space with its first revision: empty, or sharing the content of `source` (a
+ * duplicate), whose revision then becomes the parent of the new one.
+ */
 export async function insertSpace(
   tx: WriteTransaction,
   world: World,
   fields: NewSpace,
-  parentRevisions: string[] = [],
+  source?: RevisionContent,
 ): Promise<SpaceRecord> {
   const id = world.ids();
-  const revision = await insertRevision(tx, world, id, parentRevisions);
+  const { record: revision } = await commitRevision(tx, world, {
+    space: id,
+    base: null,
+    otherParents: source ? [source.record.id] : [],
+    changes: { pages: source?.pages ?? new Map(), files: source?.files ?? new Map() },
+  });
   const now = world.clock().toISOString();
   const { language, mergeRules, ...rest } = fields;
   const space: SpaceRecord = {

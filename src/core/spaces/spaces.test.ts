@@ -51,6 +51,9 @@ describe("spaces", () => {
       parents: [],
       createdAt: "2025-01-01T00:00:00.000Z",
       type: "edits",
+      // The first revision is an empty snapshot: no pages, no files.
+      snapshot: { pages: {}, files: {} },
+      depth: 0,
     });
   });
 

@@ -1,0 +1,165 @@
+import { z } from "zod";
+import type { World } from "../shared/world.js";
+import type { FileVersionRecord, SpaceRecord } from "../tables.js";
+import type { RevisionContent } from "./revisions.js";
+import { pageTree, type TreeNode } from "./tree.js";
+
+/**
+ * The reference shapes of content (Revision, RevisionPageDocument, RevisionFile), built from
+ * revisions. Page bodies appear as `markdown`, or as the JSON `document` when asked.
+ */
+
+const DEFAULT_LAYOUT = {
+  width: "default",
+  cover: true,
+  coverSize: "hero",
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+} as const;
+
+export const fileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  contentType: z.string(),
+  downloadURL: z.string(),
+  size: z.number(),
+  dimensions: z.object({ width: z.number(), height: z.number() }).optional(),
+});
+export type File = z.infer<typeof fileSchema>;
+
+export interface Page {
+  id: string;
+  title: string;
+  kind: "sheet";
+  type: "document";
+  urls: { app: string };
+  slug: string;
+  path: string;
+  pages: Page[];
+  layout: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  emoji?: string;
+  description?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  cover?: Record<string, unknown>;
+  variables?: Record<string, string>;
+  markdown?: string;
+  document?: Record<string, unknown>;
+}
+
+export const pageSchema: z.ZodType<Page> = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    title: z.string(),
+    kind: z.literal("sheet"),
+    type: z.literal("document"),
+    urls: z.object({ app: z.string() }),
+    slug: z.string(),
+    path: z.string(),
+    pages: z.array(pageSchema),
+    layout: z.record(z.string(), z.unknown()),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    emoji: z.string().optional(),
+    description: z.string().optional(),
+    hidden: z.boolean().optional(),
+    noIndex: z.boolean().optional(),
+    noRobotsIndex: z.boolean().optional(),
+    cover: z.record(z.string(), z.unknown()).optional(),
+    variables: z.record(z.string(), z.string()).optional(),
+    markdown: z.string().optional(),
+    document: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
+
+export const revisionSchema = z.object({
+  object: z.literal("revision"),
+  id: z.string(),
+  type: z.enum(["edits", "merge", "update"]),
+  parents: z.array(z.string()),
+  pages: z.array(pageSchema),
+  files: z.array(fileSchema),
+  reusableContents: z.array(z.unknown()),
+  variables: z.record(z.string(), z.string()),
+  createdAt: z.string(),
+  urls: z.object({ app: z.string() }),
+});
+
+export interface PageOptions {
+  /** Include child pages (the tree) or not (a single page read lists none). */
+  readonly children: boolean;
+  /** Turns the stored markdown into the body to return (document conversion, evaluation). */
+  readonly body?: (node: TreeNode) => { markdown: string } | { document: Record<string, unknown> };
+}
+
+export function presentPage(world: World, space: SpaceRecord, node: TreeNode, options: PageOptions): Page {
+  const { version } = node;
+  return {
+    id: version.page,
+    title: version.title,
+    kind: "sheet",
+    type: "document",
+    urls: { app: `${world.appUrl}/s/${space.id}/${node.path}` },
+    slug: version.slug,
+    path: node.path,
+    pages: options.children ? node.children.map((child) => presentPage(world, space, child, options)) : [],
+    layout: { ...DEFAULT_LAYOUT, ...version.layout },
+    createdAt: version.createdAt,
+    updatedAt: version.updatedAt,
+    ...(version.emoji ? { emoji: version.emoji } : {}),
+    ...(version.description ? { description: version.description } : {}),
+    ...(version.hidden ? { hidden: true } : {}),
+    ...(version.noIndex ? { noIndex: true } : {}),
+    ...(version.noRobotsIndex ? { noRobotsIndex: true } : {}),
+    ...(version.cover ? { cover: version.cover } : {}),
+    ...(version.variables ? { variables: version.variables } : {}),
+    // The reference page is a Document: markdown, a JSON document, or nothing at all.
+    ...(options.body ? options.body(node) : { markdown: version.markdown }),
+  };
+}
+
+/** File bytes are served at a capability URL: the version id is random and never reused. */
+export function downloadUrl(world: World, version: FileVersionRecord): string {
+  return `${world.baseUrl}/v1/files/${version.id}/${encodeURIComponent(version.name)}`;
+}
+
+export function presentFile(world: World, fileId: string, version: FileVersionRecord): File {
+  return {
+    id: fileId,
+    name: version.name,
+    contentType: version.contentType,
+    downloadURL: downloadUrl(world, version),
+    size: version.size,
+    ...(version.dimensions ? { dimensions: version.dimensions } : {}),
+  };
+}
+
+/** Files of a revision ordered by name then id, the order of `listFiles`. */
+export function orderedFiles(content: RevisionContent): [string, FileVersionRecord][] {
+  return [...content.files].sort(([idA, a], [idB, b]) =>
+    a.name !== b.name ? (a.name < b.name ? -1 : 1) : idA < idB ? -1 : 1,
+  );
+}
+
+export function presentRevision(world: World, space: SpaceRecord, content: RevisionContent) {
+  const tree = pageTree(content);
+  return {
+    object: "revision" as const,
+    id: content.record.id,
+    type: content.record.type,
+    parents: content.record.parents,
+    pages: tree.roots.map((node) => presentPage(world, space, node, { children: true })),
+    files: orderedFiles(content).map(([id, version]) => presentFile(world, id, version)),
+    reusableContents: [],
+    variables: {},
+    createdAt: content.record.createdAt,
+    urls: { app: `${world.appUrl}/s/${space.id}/~/revisions/${content.record.id}` },
+  };
+}
