@@ -52,6 +52,12 @@ export interface Operation<
   readonly path: string;
   readonly summary: string;
   readonly tag: string;
+  /**
+   * The last path parameter, when it may span several segments: a page path such as
+   * `guides/install` arrives both encoded (`guides%2Finstall`) and plain, as the official client
+   * sends it.
+   */
+  readonly restParam?: string;
   /** `false` for the few operations reachable without a token. */
   readonly authenticated?: boolean;
   readonly params?: P;

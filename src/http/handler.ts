@@ -34,7 +34,9 @@ export function createFetchHandler(options: HandlerOptions): (request: Request) 
   router.get("/openapi.json", () => Response.json(options.openApi()));
   options.extraRoutes?.(router);
   for (const operation of Object.values(options.operations)) {
-    const pattern = operation.path.replace(/\{(\w+)\}/g, ":$1");
+    const pattern = operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      name === operation.restParam ? `:${name}+` : `:${name}`,
+    );
     router[operation.method](pattern, (request: IRequest) => serve(operation, request, options));
   }
   // Patterns alone, to tell "no such path" (404) from "not with this method" (405).

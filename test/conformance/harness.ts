@@ -30,7 +30,9 @@ interface ReferenceSpec {
   components: { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> };
 }
 
-const ajv = new Ajv({ strict: false, allErrors: true, discriminator: true });
+// `discriminator` stays off: ajv requires `type` directly in each oneOf branch, and the reference
+// composes branches with allOf. Plain oneOf validation is stricter anyway (exactly one branch).
+const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 // Formats the reference uses beyond JSON Schema's: accepted as plain strings or numbers.
 for (const format of ["emoji", "icon", "byte", "int32"]) ajv.addFormat(format, () => true);
@@ -66,7 +68,8 @@ const routes: Route[] = Object.entries(spec.paths)
       .map(([method, operation]) => ({
         method: method.toUpperCase(),
         template,
-        regex: new RegExp(`^/v1${template.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
+        // A trailing page path may span segments (the official client does not encode its slashes).
+        regex: new RegExp(`^/v1${template.replace(/\{pagePath\}$/, ".+").replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
         literals: template.split("/").filter((segment) => segment && !segment.startsWith("{")).length,
         operation,
       })),

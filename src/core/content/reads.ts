@@ -138,6 +138,7 @@ function readOperations<Id extends string>(family: Family<Id>) {
     id: family.ids.path,
     method: "get",
     path: `${family.prefix}/path/{pagePath}`,
+    restParam: "pagePath",
     tag: family.tag,
     summary: "One page by its path (URL-encoded, e.g. guides%2Finstall)",
     params: family.params.extend({ pagePath: pathParam() }),

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
+
+/** A 1x1 transparent PNG. */
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+describe.each(STORAGE_KINDS)("conformance: space and revision content (%s)", (kind) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness(kind);
+  });
+  afterAll(async () => {
+    h.expectCovered([
+      "getCurrentRevision",
+      "listPages",
+      "listFiles",
+      "getFileById",
+      "getPageById",
+      "getPageByPath",
+      "getRevisionById",
+      "listPagesInRevisionById",
+      "listFilesInRevisionById",
+      "getFileInRevisionById",
+      "getPageInRevisionById",
+      "getPageInRevisionByPath",
+    ]);
+    h.expectConformant();
+    await h.close();
+  });
+
+  it("reads the current content and an older revision through the official client", async () => {
+    const owner = await h.test.createUser("Writer");
+    const org = (await h.test.request("POST", "/orgs", { token: owner.token, body: { title: "Docs Inc" } }))
+      .body.id;
+    const space = (
+      await h.test.request("POST", `/orgs/${org}/spaces`, { token: owner.token, body: { title: "Guide" } })
+    ).body.id as string;
+    const write = (path: string, body: unknown, method = "POST") =>
+      h.test.request(method, `/spaces/${space}/content${path}`, { token: owner.token, body });
+    const intro = (
+      await write("/pages", { title: "Introduction", markdown: "# Welcome\n\nHello **world**." })
+    ).body;
+    const child = (await write("/pages", { title: "Install", parent: intro.id, markdown: "Run `npm i`." }))
+      .body;
+    const file = (await write("/files", { name: "pixel.png", contentType: "image/png", data: PNG })).body;
+    const api = h.client(owner.token);
+
+    const { data: revision } = await api.spaces.getCurrentRevision(space);
+    expect(revision.pages.map((page) => page.title)).toEqual(["Introduction"]);
+    expect(revision.files.map((entry) => entry.name)).toEqual(["pixel.png"]);
+    const { data: tree } = await api.spaces.listPages(space);
+    expect(tree.pages[0]?.pages?.[0]).toMatchObject({ id: child.id, path: "introduction/install" });
+    const { data: files } = await api.spaces.listFiles(space, { limit: 10 });
+    expect(files.items).toHaveLength(1);
+    const { data: oneFile } = await api.spaces.getFileById(space, file.id);
+    expect(oneFile.dimensions).toEqual({ width: 1, height: 1 });
+    const { data: page } = await api.spaces.getPageById(space, intro.id, { format: "markdown" });
+    expect(page).toMatchObject({ title: "Introduction", markdown: "# Welcome\n\nHello **world**." });
+    const { data: byPath } = await api.spaces.getPageByPath(space, "introduction/install", {
+      format: "markdown",
+    });
+    expect(byPath.id).toBe(child.id);
+    expect(await statusOf(api.spaces.getPageByPath(space, "nowhere"))).toBe(404);
+
+    const older = revision.id;
+    await write(`/page/${intro.id}`, { title: "Intro", markdown: "Changed." }, "PATCH");
+    const { data: oldRevision } = await api.spaces.getRevisionById(space, older);
+    expect(oldRevision.pages[0]?.title).toBe("Introduction");
+    const { data: oldTree } = await api.spaces.listPagesInRevisionById(space, older);
+    expect(oldTree.pages[0]?.title).toBe("Introduction");
+    const { data: oldFiles } = await api.spaces.listFilesInRevisionById(space, older);
+    expect(oldFiles.count).toBe(1);
+    const { data: oldFile } = await api.spaces.getFileInRevisionById(space, older, file.id);
+    expect(oldFile.name).toBe("pixel.png");
+    const { data: oldPage } = await api.spaces.getPageInRevisionById(space, older, intro.id, {
+      format: "markdown",
+    });
+    expect(oldPage.markdown).toBe("# Welcome\n\nHello **world**.");
+    const { data: oldByPath } = await api.spaces.getPageInRevisionByPath(space, older, "introduction");
+    expect(oldByPath.id).toBe(intro.id);
+    expect(await statusOf(api.spaces.getRevisionById(space, "no-such-revision"))).toBe(404);
+  });
+});
