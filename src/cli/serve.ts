@@ -33,10 +33,29 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // The base URL is only known once the port is bound (port 0 picks a free one), so the handler
   // is created lazily, before the first request can arrive.
   let docsbase: Docsbase | undefined;
+  // In-flight requests are counted so that shutdown closes storage only after the last one ends;
+  // keep-alive connections can still carry requests after `server.close()`, and those get a 503.
+  let inFlight = 0;
+  let closing = false;
+  let drained: (() => void) | undefined;
+  const handle = async (request: Request): Promise<Response> => {
+    if (closing) {
+      return Response.json(
+        { error: { code: 503, message: "The server is shutting down" } },
+        { status: 503, headers: { connection: "close" } },
+      );
+    }
+    inFlight++;
+    try {
+      return await docsbase!.fetch(request);
+    } finally {
+      if (--inFlight === 0) drained?.();
+    }
+  };
   const server: ServerType = await new Promise((resolve) => {
     const started = serveNode(
       {
-        fetch: (request: Request) => docsbase!.fetch(request),
+        fetch: handle,
         port: options.port,
         hostname: options.host,
       },
@@ -57,17 +76,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   timer.unref();
 
   log(`docsbase listening on ${url} (${options.memory ? "in memory" : options.db})`);
-  let closing: Promise<void> | undefined;
+  let shutdown: Promise<void> | undefined;
   return {
     url,
     docsbase,
     close() {
-      closing ??= (async () => {
+      shutdown ??= (async () => {
+        closing = true;
         clearInterval(timer);
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        if ("closeIdleConnections" in server) server.closeIdleConnections();
+        if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+        if ("closeAllConnections" in server) server.closeAllConnections();
+        await closed;
         await docsbase!.close();
       })();
-      return closing;
+      return shutdown;
     },
   };
 }
