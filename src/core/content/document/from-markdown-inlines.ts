@@ -1,0 +1,151 @@
+import type { Definition, PhrasingContent } from "mdast";
+import { softBreaksAsSpaces } from "./markdown.js";
+import type {
+  DocumentInline,
+  DocumentInlineImage,
+  DocumentMark,
+  DocumentMarkType,
+  DocumentPhrasing,
+  DocumentText,
+  DocumentTextLeaf,
+} from "./types.js";
+
+/**
+ * mdast phrasing content to the reference's inline content: emphasis, strong, delete and inline
+ * code become marks on text leaves; links and images become inlines; `{{ expression }}` in unmarked
+ * text outside links becomes an `expression` inline. Keys are left empty: `assignKeys` sets them.
+ */
+
+/** Link and image references resolve through the page's definitions, by normalized identifier. */
+export type Definitions = ReadonlyMap<string, Definition>;
+
+const MARK_ORDER: readonly DocumentMarkType[] = ["bold", "italic", "strikethrough", "code"];
+/** As `evaluateMarkdown` finds them; trimmed in code, since `\s*` around a lazy group backtracks. */
+const EXPRESSION = /\{\{([^{}\n]*)\}\}/g;
+
+type Item = DocumentTextLeaf | DocumentInline;
+
+interface Context {
+  readonly definitions: Definitions;
+  readonly marks: readonly DocumentMarkType[];
+  readonly inLink: boolean;
+}
+
+/** Converts phrasing content to text nodes and inlines, with a text node around every inline. */
+export function phrasingToDocument(
+  nodes: readonly PhrasingContent[],
+  definitions: Definitions,
+): DocumentPhrasing[] {
+  return group(nodes.flatMap((node) => items(node, { definitions, marks: [], inLink: false })));
+}
+
+/** Inline images of a paragraph made only of images, as `markdownToDocument` lifts them. */
+export function imageData(
+  node: PhrasingContent,
+  definitions: Definitions,
+): DocumentInlineImage["data"] | undefined {
+  if (node.type === "image") return withAlt({ ref: { kind: "url", url: node.url } }, node.alt);
+  if (node.type !== "imageReference") return undefined;
+  const definition = definitions.get(node.identifier);
+  return definition ? withAlt({ ref: { kind: "url", url: definition.url } }, node.alt) : undefined;
+}
+
+function items(node: PhrasingContent, context: Context): Item[] {
+  const all = (children: readonly PhrasingContent[], next: Context) =>
+    children.flatMap((child) => items(child, next));
+  switch (node.type) {
+    case "text":
+      return textItems(softBreaksAsSpaces(node.value), context);
+    case "emphasis":
+      return all(node.children, withMark(context, "italic"));
+    case "strong":
+      return all(node.children, withMark(context, "bold"));
+    case "delete":
+      return all(node.children, withMark(context, "strikethrough"));
+    case "inlineCode":
+      return [leaf(node.value, withMark(context, "code").marks)];
+    case "break":
+      return [leaf("\n", context.marks)];
+    case "html":
+      return [leaf(node.value, context.marks)];
+    case "footnoteReference":
+      return [leaf(`[^${node.label ?? node.identifier}]`, context.marks)];
+    case "image":
+    case "imageReference": {
+      const data = imageData(node, context.definitions);
+      return data ? [{ object: "inline", type: "inline-image", key: "", data, isVoid: true }] : [];
+    }
+    case "link":
+    case "linkReference": {
+      const url = node.type === "link" ? node.url : context.definitions.get(node.identifier)?.url;
+      const inner = all(node.children, { ...context, inLink: true });
+      if (url === undefined || context.inLink) return inner;
+      const nodes = group(inner) as (DocumentText | DocumentInlineImage)[];
+      return [{ object: "inline", type: "link", key: "", nodes, data: { ref: { kind: "url", url } } }];
+    }
+    default:
+      return [];
+  }
+}
+
+function textItems(text: string, context: Context): Item[] {
+  if (context.marks.length > 0 || context.inLink) return [leaf(text, context.marks)];
+  const result: Item[] = [];
+  let last = 0;
+  for (const match of text.matchAll(EXPRESSION)) {
+    const expression = (match[1] ?? "").trim();
+    if (!expression) continue;
+    result.push(leaf(text.slice(last, match.index), []));
+    result.push({ object: "inline", type: "expression", key: "", data: { expression }, isVoid: true });
+    last = match.index + match[0].length;
+  }
+  result.push(leaf(text.slice(last), []));
+  return result;
+}
+
+/**
+ * Merges runs of leaves into text nodes (joining neighbours with the same marks) and puts a text
+ * node before, between and after inlines, as the editor's model expects.
+ */
+function group(list: readonly Item[]): DocumentPhrasing[] {
+  const result: DocumentPhrasing[] = [];
+  let leaves: DocumentTextLeaf[] = [];
+  const flush = () => {
+    const kept = leaves.filter((candidate) => candidate.text !== "");
+    result.push({ object: "text", key: "", leaves: kept.length > 0 ? kept : [leaf("", [])] });
+    leaves = [];
+  };
+  for (const item of list) {
+    if (item.object === "inline") {
+      flush();
+      result.push(item);
+      continue;
+    }
+    const previous = leaves[leaves.length - 1];
+    if (previous && sameMarks(previous.marks, item.marks)) previous.text += item.text;
+    else leaves.push({ ...item });
+  }
+  flush();
+  return result;
+}
+
+function leaf(text: string, marks: readonly DocumentMarkType[]): DocumentTextLeaf {
+  return { object: "leaf", text, marks: marks.map((type) => ({ object: "mark", type })) };
+}
+
+function withMark(context: Context, mark: DocumentMarkType): Context {
+  if (context.marks.includes(mark)) return context;
+  const marks = MARK_ORDER.filter((type) => type === mark || context.marks.includes(type));
+  return { ...context, marks };
+}
+
+function sameMarks(a: readonly DocumentMark[], b: readonly DocumentMark[]): boolean {
+  return a.length === b.length && a.every((mark, index) => mark.type === b[index]?.type);
+}
+
+function withAlt(
+  data: DocumentInlineImage["data"],
+  alt: string | null | undefined,
+): DocumentInlineImage["data"] {
+  return alt ? { ...data, alt } : data;
+}
