@@ -1,10 +1,14 @@
+import { changeRequestOperations } from "./change-requests/operations.js";
 import { collectionOperations } from "./collections/operations.js";
 import { contentReadOperations } from "./content/reads.js";
+import { templateOperations } from "./content/templates.js";
 import { contentWriteOperations } from "./content/writes.js";
 import type { JobHandler } from "./jobs.js";
 import { inviteOperations } from "./invites/operations.js";
+import { linkOperations } from "./links/operations.js";
 import { memberOperations } from "./members/operations.js";
 import { organizationOperations } from "./organizations/operations.js";
+import { searchOperations } from "./search/operations.js";
 import { purgeDeletedSpace } from "./spaces/lifecycle.js";
 import { spaceOperations } from "./spaces/operations.js";
 import { PURGE_SPACE_JOB } from "./spaces/records.js";
@@ -25,6 +29,10 @@ export const operations = {
   ...spaceOperations,
   ...contentReadOperations,
   ...contentWriteOperations,
+  ...linkOperations,
+  ...searchOperations,
+  ...changeRequestOperations,
+  ...templateOperations,
 } as const;
 
 export type Operations = typeof operations;

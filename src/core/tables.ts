@@ -57,6 +57,7 @@ export const tables = {
   pageVersions: table({ name: "pageVersions", key: "id", indexes: {} }),
   fileVersions: table({ name: "fileVersions", key: "id", indexes: {} }),
   blobs: table({ name: "blobs", key: "hash", indexes: {} }),
+  exports: table({ name: "exports", key: "id", indexes: {} }),
   changeRequests: table({
     name: "changeRequests",
     key: "id",
@@ -64,6 +65,7 @@ export const tables = {
       bySpaceNumber: ["space", "number"],
       bySpaceStatus: ["space", "status", "number"],
       byOrganization: ["organization", "seq"],
+      byOrganizationStatus: ["organization", "status", "seq"],
     },
   }),
   sequences: SEQUENCES_TABLE,
@@ -287,6 +289,21 @@ export interface BlobRecord {
   size: number;
 }
 
+/** A PDF export: a capability to download the rendering of one revision until `expiresAt`. */
+export interface ExportRecord {
+  [key: string]: unknown;
+  id: string;
+  space: string;
+  revision: string;
+  title: string;
+  /** The page to start from; all pages when absent. */
+  page?: string;
+  /** With `page`: that page alone, without its descendants. */
+  only: boolean;
+  createdAt: string;
+  expiresAt: string;
+}
+
 export type ChangeRequestStatus = "draft" | "open" | "archived" | "merged";
 
 export interface ChangeRequestRecord {
@@ -313,6 +330,8 @@ export interface ChangeRequestRecord {
   contributors: string[];
   requestedReviewers: string[];
   comments: number;
+  /** Id of an associated conversations issues cluster (list filter). */
+  conversationsIssuesCluster?: string;
 }
 
 export interface JobRecord {

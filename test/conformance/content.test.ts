@@ -50,7 +50,7 @@ describe.each(STORAGE_KINDS)("conformance: space and revision content (%s)", (ki
     expect(revision.pages.map((page) => page.title)).toEqual(["Introduction"]);
     expect(revision.files.map((entry) => entry.name)).toEqual(["pixel.png"]);
     const { data: tree } = await api.spaces.listPages(space);
-    expect(tree.pages[0]?.pages?.[0]).toMatchObject({ id: child.id, path: "introduction/install" });
+    expect(tree.pages[0]).toMatchObject({ pages: [{ id: child.id, path: "introduction/install" }] });
     const { data: files } = await api.spaces.listFiles(space, { limit: 10 });
     expect(files.items).toHaveLength(1);
     const { data: oneFile } = await api.spaces.getFileById(space, file.id);
@@ -76,7 +76,7 @@ describe.each(STORAGE_KINDS)("conformance: space and revision content (%s)", (ki
     const { data: oldPage } = await api.spaces.getPageInRevisionById(space, older, intro.id, {
       format: "markdown",
     });
-    expect(oldPage.markdown).toBe("# Welcome\n\nHello **world**.");
+    expect(oldPage).toMatchObject({ markdown: "# Welcome\n\nHello **world**." });
     const { data: oldByPath } = await api.spaces.getPageInRevisionByPath(space, older, "introduction");
     expect(oldByPath.id).toBe(intro.id);
     expect(await statusOf(api.spaces.getRevisionById(space, "no-such-revision"))).toBe(404);

@@ -1,14 +1,16 @@
 import { z } from "zod";
 import { queryBoolean } from "../shared/schema.js";
+import { evaluateMarkdown, markdownToDocument } from "./document/index.js";
 import type { RevisionContent } from "./revisions.js";
 import type { TreeNode } from "./tree.js";
 
 /**
  * The body of a page read (reference parameters `format`, `evaluated`, `dereferenced`).
  *
- * - `format`: `markdown` returns the stored markdown; `document` the JSON document model.
- * - `evaluated`: `true` substitutes `{{ ... }}` expressions (space and page variables);
- *   `deterministic-only` substitutes only those whose value does not depend on the reader.
+ * - `format`: `document` (the default, as in the reference) returns the JSON document model
+ *   converted from the stored markdown; `markdown` returns the markdown.
+ * - `evaluated`: `true` substitutes `{{ ... }}` expressions with the space's and the page's
+ *   variables; `deterministic-only` substitutes only plain variable lookups.
  * - `dereferenced`: accepted; there are no reusable contents to inline yet, so it changes nothing.
  */
 export const pageBodyQuery = {
@@ -22,9 +24,20 @@ export interface PageBodyQuery {
   evaluated?: boolean | "deterministic-only" | undefined;
 }
 
+/** Space-level variables: none can be set yet, so expressions see only the page's own. */
+const SPACE_VARIABLES: Readonly<Record<string, string>> = {};
+
 export function pageBody(_content: RevisionContent, query: PageBodyQuery) {
-  return (node: TreeNode): { markdown: string } => {
-    void query;
-    return { markdown: node.version.markdown };
+  return (node: TreeNode): { markdown: string } | { document: Record<string, unknown> } => {
+    let markdown = node.version.markdown;
+    if (query.evaluated) {
+      markdown = evaluateMarkdown(
+        markdown,
+        { space: { vars: SPACE_VARIABLES }, page: { vars: node.version.variables ?? {} } },
+        { deterministicOnly: query.evaluated === "deterministic-only" },
+      );
+    }
+    if (query.format === "markdown") return { markdown };
+    return { document: markdownToDocument(markdown) as unknown as Record<string, unknown> };
   };
 }

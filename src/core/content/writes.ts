@@ -22,6 +22,14 @@ const slug = z.string().max(100).regex(SLUG_PATTERN, "Lower-case letters and dig
 const title = z.string().trim().min(1).max(255);
 const emoji = z.string().min(1).max(50);
 const description = z.string().max(1000);
+/** Page variables, read by `{{ page.vars.name }}` expressions. */
+const variables = z.record(
+  z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Variable names are identifiers")
+    .max(100),
+  z.string().max(10_000),
+);
 
 const createPageBody = z.object({
   title,
@@ -31,6 +39,7 @@ const createPageBody = z.object({
   description: description.optional(),
   slug: slug.optional(),
   hidden: z.boolean().optional(),
+  variables: variables.optional(),
 });
 
 const updatePageBody = z
@@ -43,6 +52,7 @@ const updatePageBody = z
     description: description.nullable().optional(),
     slug: slug.optional(),
     hidden: z.boolean().optional(),
+    variables: variables.optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     error: "Expected at least one property",
@@ -153,6 +163,7 @@ function writeOperations(family: Family) {
           hidden: body.hidden ?? false,
           ...(body.emoji ? { emoji: body.emoji } : {}),
           ...(body.description ? { description: body.description } : {}),
+          ...(body.variables ? { variables: body.variables } : {}),
           createdAt: now,
           updatedAt: now,
         };
@@ -193,6 +204,7 @@ function writeOperations(family: Family) {
         if (body.title !== undefined) next.title = body.title;
         if (body.markdown !== undefined) next.markdown = body.markdown;
         if (body.hidden !== undefined) next.hidden = body.hidden;
+        if (body.variables !== undefined) next.variables = body.variables;
         if (body.emoji === null) delete next.emoji;
         else if (body.emoji !== undefined) next.emoji = body.emoji;
         if (body.description === null) delete next.description;

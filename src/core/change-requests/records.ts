@@ -1,0 +1,88 @@
+import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
+import type { World } from "../shared/world.js";
+import {
+  tables,
+  type ChangeRequestRecord,
+  type ChangeRequestStatus,
+  type SpaceRecord,
+  type UserRecord,
+} from "../tables.js";
+import { toChangeRequest, type ChangeRequest } from "./schemas.js";
+
+/**
+ * Storage helpers of change requests: numbering, the space counters, and presentation (which
+ * needs the creator and the space's current revision).
+ */
+
+/** The next number in a space: one more than the greatest so far (numbers are never reused). */
+export async function nextNumber(tx: ReadTransaction, space: string): Promise<number> {
+  const [last] = await tx.list<ChangeRequestRecord>(tables.changeRequests.name, {
+    index: "bySpaceNumber",
+    where: [space],
+    reverse: true,
+    limit: 1,
+  });
+  return (last?.number ?? 0) + 1;
+}
+
+type Counters = SpaceRecord["counters"];
+
+const STATUS_COUNTER: Partial<Record<ChangeRequestStatus, keyof Counters>> = {
+  open: "changeRequestsOpen",
+  draft: "changeRequestsDraft",
+};
+
+/**
+ * The space's counters after a change request moves from status `from` (undefined: it is new) to
+ * `to`: `changeRequests` counts them all, `changeRequestsOpen` and `changeRequestsDraft` those in
+ * that status. Written in the same transaction as the change request, so they stay exact.
+ */
+export function countersAfter(
+  counters: Counters,
+  from: ChangeRequestStatus | undefined,
+  to: ChangeRequestStatus,
+): Counters {
+  const next = { ...counters };
+  if (from === undefined) next.changeRequests += 1;
+  const left = from && STATUS_COUNTER[from];
+  const entered = STATUS_COUNTER[to];
+  if (left && from !== to) next[left] = Math.max(0, next[left] - 1);
+  if (entered && from !== to) next[entered] += 1;
+  return next;
+}
+
+/**
+ * Stores `record` (new when `previous` is undefined) and the space with its counters updated,
+ * plus any `spaceChanges` (a merge moves the space's revision in the same write).
+ */
+export async function saveChangeRequest(
+  tx: WriteTransaction,
+  space: SpaceRecord,
+  record: ChangeRequestRecord,
+  previous: ChangeRequestRecord | undefined,
+  spaceChanges: Partial<Pick<SpaceRecord, "revision" | "updatedAt">> = {},
+): Promise<SpaceRecord> {
+  await tx.put(tables.changeRequests.name, record);
+  const counters = countersAfter(space.counters, previous?.status, record.status);
+  const changed = JSON.stringify(counters) !== JSON.stringify(space.counters);
+  if (!changed && Object.keys(spaceChanges).length === 0) return space;
+  const updated: SpaceRecord = { ...space, ...spaceChanges, counters };
+  await tx.put(tables.spaces.name, updated);
+  return updated;
+}
+
+/** Presents change requests, loading each creator once. */
+export function presenter(tx: ReadTransaction, world: World) {
+  const users = new Map<string, Promise<UserRecord | undefined>>();
+  return async (
+    record: ChangeRequestRecord,
+    space: Pick<SpaceRecord, "revision">,
+  ): Promise<ChangeRequest> => {
+    let user = users.get(record.createdBy);
+    if (!user) {
+      user = tx.get<UserRecord>(tables.users.name, record.createdBy);
+      users.set(record.createdBy, user);
+    }
+    return toChangeRequest(world, record, space, await user);
+  };
+}

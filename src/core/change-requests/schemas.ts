@@ -1,0 +1,139 @@
+import { z } from "zod";
+import { documentInput } from "../content/document/schema.js";
+import { templateReference } from "../content/templates.js";
+import { pathParam } from "../shared/schema.js";
+import type { World } from "../shared/world.js";
+import type { ChangeRequestRecord, SpaceRecord, UserRecord } from "../tables.js";
+import { toUser, userSchema } from "../users/schemas.js";
+
+/** The reference `ChangeRequestStatus`. */
+export const CHANGE_REQUEST_STATUSES = ["draft", "open", "archived", "merged"] as const;
+export const changeRequestStatus = z.enum(CHANGE_REQUEST_STATUSES);
+
+/** `ChangeRequestSubject` (SPEC.md, Limits: max 100). */
+export const changeRequestSubject = z.string().max(100);
+
+export const changeRequestParams = z.object({ spaceId: pathParam(), changeRequestId: pathParam() });
+
+/**
+ * `createChangeRequest`. The reference allows other properties (`agentTaskId`...): they are
+ * accepted and ignored. `status` may ask for a draft; a new change request is `open` otherwise.
+ */
+export const createChangeRequestBody = z
+  .looseObject({
+    subject: changeRequestSubject.optional(),
+    status: z.enum(["draft", "open"]).optional(),
+    template: templateReference.optional(),
+  })
+  .optional();
+
+/** `updateChangeRequestById`: only a merge merges, so `merged` is refused with its reason. */
+export const updateChangeRequestBody = z.object({
+  subject: changeRequestSubject.optional(),
+  description: documentInput.optional(),
+  status: changeRequestStatus
+    .refine((status) => status !== "merged", {
+      error: 'a change request becomes "merged" through POST .../merge, not by a status change',
+    })
+    .optional(),
+});
+
+/** The list filters of both list operations (the space list also takes `status`). */
+export const changeRequestFilters = {
+  status: changeRequestStatus.optional(),
+  creator: z.string().min(1).optional(),
+  contributor: z.string().min(1).optional(),
+  requestedReviewer: z.string().min(1).optional(),
+  conversationsIssuesCluster: z.string().min(1).optional(),
+};
+
+export const changeRequestSchema = z.object({
+  object: z.literal("change-request"),
+  id: z.string(),
+  number: z.number(),
+  status: changeRequestStatus,
+  subject: z.string(),
+  description: z.record(z.string(), z.unknown()).optional(),
+  createdBy: userSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  space: z.string(),
+  revision: z.string(),
+  revisionInitial: z.string(),
+  revisionMergedAncestor: z.string().optional(),
+  revisionMerged: z.string().optional(),
+  comments: z.number(),
+  outdated: z.boolean(),
+  conversationsIssuesCluster: z.string().optional(),
+  urls: z.object({ app: z.string(), location: z.string() }),
+});
+export type ChangeRequest = z.infer<typeof changeRequestSchema>;
+
+/** The `{revision, result}` answer of update and merge, with the conflicts when there are any. */
+export const mergeOutcomeSchema = (result: "update" | "merge") =>
+  z.object({
+    revision: z.string(),
+    result: z.enum([result, "conflicts"]),
+    conflicts: z
+      .array(
+        z.union([
+          z.object({ page: z.string(), reason: z.string() }),
+          z.object({ file: z.string(), reason: z.string() }),
+        ]),
+      )
+      .optional(),
+  });
+
+/** The revision a change request last synchronized with its space from. */
+export const ancestorOf = (record: ChangeRequestRecord) =>
+  record.revisionMergedAncestor ?? record.revisionInitial;
+
+/**
+ * True when the space moved on since the change request was created or last updated (its merge
+ * would then need a three-way merge); a merged change request is never outdated.
+ */
+export const isOutdated = (record: ChangeRequestRecord, space: Pick<SpaceRecord, "revision">) =>
+  record.status !== "merged" && space.revision !== ancestorOf(record);
+
+export const changeRequestLocation = (world: World, record: Pick<ChangeRequestRecord, "space" | "id">) =>
+  `${world.baseUrl}/v1/spaces/${record.space}/change-requests/${record.id}`;
+
+export function toChangeRequest(
+  world: World,
+  record: ChangeRequestRecord,
+  space: Pick<SpaceRecord, "revision">,
+  creator: UserRecord | undefined,
+): ChangeRequest {
+  return {
+    object: "change-request",
+    id: record.id,
+    number: record.number,
+    status: record.status,
+    subject: record.subject,
+    ...(record.description ? { description: record.description } : {}),
+    createdBy: creator
+      ? toUser(world, creator)
+      : {
+          object: "user",
+          id: record.createdBy,
+          displayName: "Unknown user",
+          urls: { location: `${world.baseUrl}/v1/users/${record.createdBy}` },
+        },
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    space: record.space,
+    revision: record.revision,
+    revisionInitial: record.revisionInitial,
+    ...(record.revisionMergedAncestor ? { revisionMergedAncestor: record.revisionMergedAncestor } : {}),
+    ...(record.revisionMerged ? { revisionMerged: record.revisionMerged } : {}),
+    comments: record.comments,
+    outdated: isOutdated(record, space),
+    ...(record.conversationsIssuesCluster
+      ? { conversationsIssuesCluster: record.conversationsIssuesCluster }
+      : {}),
+    urls: {
+      app: `${world.appUrl}/s/${record.space}/~/changes/${record.number}`,
+      location: changeRequestLocation(world, record),
+    },
+  };
+}

@@ -1,0 +1,214 @@
+import { diff3Merge } from "node-diff3";
+import type { World } from "../shared/world.js";
+import type { FileVersionRecord, PageVersionRecord } from "../tables.js";
+import type { RevisionContent } from "./revisions.js";
+
+/**
+ * Three-way merge of revision contents, for updating a change request from its space and for
+ * merging it into the space (SPEC.md, "Change requests and their content").
+ *
+ * Pages merge by page id and files by file id, against their common ancestor `base`:
+ *
+ * - a side that did not change an entry takes the other side's version (the same stored version:
+ *   unchanged content is shared, never copied);
+ * - a page changed on both sides merges field by field: a field changed on one side takes that
+ *   side's value, a field changed differently on both is a conflict. The place of a page (`parent`
+ *   and `position`, a move) is one field. `markdown` merges line by line (diff3): edits to
+ *   different lines both survive, overlapping edits conflict;
+ * - deleted on one side and changed on the other is a conflict; so is a file changed differently
+ *   on both sides (files are not merged inside);
+ * - entries created on one side only are kept (new ids never collide).
+ *
+ * The merged tree is then checked: two sibling pages with one slug, a page whose parent is gone,
+ * and a page moved under its own descendant are conflicts too. A merged page that equals neither
+ * side is a new version (fresh id, `updatedAt` now); otherwise the side's version is reused.
+ */
+
+export type MergeConflict = { page: string; reason: string } | { file: string; reason: string };
+
+export interface MergeResult {
+  /** What to apply to `ours` to obtain the merged content (empty when there are conflicts). */
+  readonly changes: {
+    pages: Map<string, PageVersionRecord | null>;
+    files: Map<string, FileVersionRecord | null>;
+  };
+  readonly conflicts: MergeConflict[];
+}
+
+export type MergeInput = Pick<RevisionContent, "pages" | "files">;
+
+/** Fields that describe a version rather than the page's content. */
+const BOOKKEEPING = new Set(["id", "page", "createdAt", "updatedAt", "parent", "position", "markdown"]);
+
+const CONFLICT = Symbol("conflict");
+
+export function mergeContents(
+  base: MergeInput,
+  ours: MergeInput,
+  theirs: MergeInput,
+  world: Pick<World, "ids" | "clock">,
+): MergeResult {
+  const conflicts: MergeConflict[] = [];
+  const pages = new Map<string, PageVersionRecord | null>();
+  const files = new Map<string, FileVersionRecord | null>();
+  const now = world.clock().toISOString();
+
+  for (const id of keysOf(ours.pages, theirs.pages)) {
+    const merged = mergeEntry(base.pages.get(id), ours.pages.get(id), theirs.pages.get(id), (b, o, t) =>
+      mergePage(b, o, t, () => ({ id: world.ids(), updatedAt: now })),
+    );
+    if (typeof merged === "string") conflicts.push({ page: id, reason: merged });
+    else if ((merged?.id ?? null) !== (ours.pages.get(id)?.id ?? null)) pages.set(id, merged);
+  }
+  for (const id of keysOf(ours.files, theirs.files)) {
+    const merged = mergeEntry(
+      base.files.get(id),
+      ours.files.get(id),
+      theirs.files.get(id),
+      () => "the file changed differently on both sides",
+    );
+    if (typeof merged === "string") conflicts.push({ file: id, reason: merged });
+    else if ((merged?.id ?? null) !== (ours.files.get(id)?.id ?? null)) files.set(id, merged);
+  }
+
+  if (conflicts.length === 0) conflicts.push(...treeConflicts(ours.pages, pages));
+  if (conflicts.length > 0) return { changes: { pages: new Map(), files: new Map() }, conflicts };
+  return { changes: { pages, files }, conflicts };
+}
+
+function keysOf(...maps: ReadonlyMap<string, unknown>[]): string[] {
+  const keys = new Set<string>();
+  for (const map of maps) for (const key of map.keys()) keys.add(key);
+  return [...keys].sort();
+}
+
+/**
+ * The merged version of one entry: `null` when absent, a reason string on conflict. `both` merges
+ * an entry that exists and changed on both sides.
+ */
+function mergeEntry<T extends { id: string }>(
+  base: T | undefined,
+  ours: T | undefined,
+  theirs: T | undefined,
+  both: (base: T | undefined, ours: T, theirs: T) => T | string,
+): T | null | string {
+  if (ours?.id === theirs?.id) return ours ?? null;
+  if (base?.id === ours?.id) return theirs ?? null;
+  if (base?.id === theirs?.id) return ours ?? null;
+  if (!ours || !theirs) {
+    if (!base) return ours ?? theirs ?? null;
+    return ours
+      ? "changed on one side and deleted on the other"
+      : "deleted on one side and changed on the other";
+  }
+  return both(base, ours, theirs);
+}
+
+function mergePage(
+  base: PageVersionRecord | undefined,
+  ours: PageVersionRecord,
+  theirs: PageVersionRecord,
+  fresh: () => { id: string; updatedAt: string },
+): PageVersionRecord | string {
+  const merged: Record<string, unknown> = { ...ours };
+  const clashes: string[] = [];
+  const fields = new Set([...Object.keys(base ?? {}), ...Object.keys(ours), ...Object.keys(theirs)]);
+  for (const field of [...fields].filter((name) => !BOOKKEEPING.has(name)).sort()) {
+    const value = pick(base?.[field], ours[field], theirs[field]);
+    if (value === CONFLICT) clashes.push(field);
+    else if (value === undefined) delete merged[field];
+    else merged[field] = value;
+  }
+  const place = (version: PageVersionRecord | undefined) => version && [version.parent, version.position];
+  const moved = pick(place(base), place(ours), place(theirs));
+  if (moved === CONFLICT) clashes.push("place (moved differently on both sides)");
+  else [merged["parent"], merged["position"]] = moved as [string, string];
+  const markdown = mergeLines(base?.markdown ?? "", ours.markdown, theirs.markdown);
+  if (markdown === undefined) clashes.push("markdown (overlapping edits)");
+  else merged["markdown"] = markdown;
+
+  if (clashes.length > 0) return `changed differently on both sides: ${clashes.join(", ")}`;
+  if (sameContent(merged, ours)) return ours;
+  if (sameContent(merged, theirs)) return theirs;
+  return { ...(merged as PageVersionRecord), ...fresh() };
+}
+
+/** The three-way choice for one value: the side that changed it, or a conflict. */
+function pick(base: unknown, ours: unknown, theirs: unknown): unknown {
+  if (same(ours, theirs)) return ours;
+  if (same(base, ours)) return theirs;
+  if (same(base, theirs)) return ours;
+  return CONFLICT;
+}
+
+/** Line-by-line three-way merge of text; undefined when edits overlap. */
+export function mergeLines(base: string, ours: string, theirs: string): string | undefined {
+  if (ours === theirs || base === theirs) return ours;
+  if (base === ours) return theirs;
+  const regions = diff3Merge(ours.split("\n"), base.split("\n"), theirs.split("\n"), {
+    excludeFalseConflicts: true,
+  });
+  const lines: string[] = [];
+  for (const region of regions) {
+    if (region.conflict || !region.ok) return undefined;
+    lines.push(...region.ok);
+  }
+  return lines.join("\n");
+}
+
+function sameContent(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) if (key !== "id" && key !== "updatedAt" && !same(a[key], b[key])) return false;
+  return true;
+}
+
+/** Deep equality of JSON values (object key order does not matter). */
+export function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a).filter((key) => (a as Record<string, unknown>)[key] !== undefined);
+  const keysB = Object.keys(b).filter((key) => (b as Record<string, unknown>)[key] !== undefined);
+  if (keysA.length !== keysB.length) return false;
+  return keysA.every((key) => same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+
+/**
+ * Conflicts of the merged tree (`ours` with `changes` applied): sibling slug collisions, pages
+ * whose parent no longer exists, and parent cycles (each side moved a page under the other).
+ */
+function treeConflicts(
+  ours: ReadonlyMap<string, PageVersionRecord>,
+  changes: ReadonlyMap<string, PageVersionRecord | null>,
+): MergeConflict[] {
+  if (changes.size === 0) return [];
+  const pages = new Map(ours);
+  for (const [id, version] of changes) {
+    if (version) pages.set(id, version);
+    else pages.delete(id);
+  }
+  const conflicts = new Map<string, string>();
+  const bySlot = new Map<string, string[]>();
+  for (const [id, version] of pages) {
+    const slot = JSON.stringify([version.parent, version.slug]);
+    bySlot.set(slot, [...(bySlot.get(slot) ?? []), id]);
+    if (version.parent && !pages.has(version.parent)) {
+      conflicts.set(id, "its parent page was deleted on the other side");
+      continue;
+    }
+    const seen = new Set([id]);
+    for (let parent = version.parent; parent; parent = pages.get(parent)?.parent ?? "") {
+      if (seen.has(parent)) {
+        conflicts.set(id, "moved under its own descendant by the other side");
+        break;
+      }
+      seen.add(parent);
+    }
+  }
+  for (const [slot, ids] of bySlot) {
+    if (ids.length < 2) continue;
+    const slug = (JSON.parse(slot) as [string, string])[1];
+    for (const id of ids) conflicts.set(id, `slug "${slug}" is used by another page under the same parent`);
+  }
+  return [...conflicts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([page, reason]) => ({ page, reason }));
+}

@@ -1,0 +1,134 @@
+import { z } from "zod";
+import {
+  fileSchema,
+  pageSchema,
+  presentFile,
+  presentPage,
+  type File,
+  type Page,
+} from "../content/present.js";
+import type { ContentView } from "../content/target.js";
+import { pageTree } from "../content/tree.js";
+import { presentOrganization } from "../organizations/operations.js";
+import { organizationSchema, type Organization } from "../organizations/schemas.js";
+import { listOf } from "../shared/pagination.js";
+import type { Context } from "../shared/world.js";
+import { spacePermissions } from "../spaces/permissions.js";
+import { spaceSchema, toSpace, type Space } from "../spaces/schemas.js";
+import type { ReadTransaction } from "../storage/port.js";
+import type { LinkItem } from "./graph.js";
+
+/**
+ * The reference shapes of links (ContentReferenceUsage) and of the places they point at or appear
+ * in (ContentLocation): a page or a file location carries its organization, space and page or file
+ * as the caller sees them; a URL location carries the URL.
+ *
+ * - A broken link's `targetReference` is a URL location holding the path it names, resolved from
+ *   the space root (`guides/missing.md`, `.gitbook/assets/gone.png`): the target no longer exists
+ *   as content, and the path is what to fix.
+ * - Locations have no `versionContext`: a list is computed on the content its request names (the
+ *   space's current revision or the change request's head), and the reference `versionContext`
+ *   would repeat the whole Revision in every location.
+ * - A location's page is the page alone (`pages: []`), with its markdown.
+ */
+
+const pageLocationSchema = z.object({
+  kind: z.literal("page"),
+  organization: organizationSchema,
+  space: spaceSchema,
+  page: pageSchema,
+});
+const fileLocationSchema = z.object({
+  kind: z.literal("file"),
+  organization: organizationSchema,
+  space: spaceSchema,
+  file: fileSchema,
+});
+const urlLocationSchema = z.object({ kind: z.literal("url"), url: z.string() });
+
+export const contentLocationSchema = z.discriminatedUnion("kind", [
+  pageLocationSchema,
+  fileLocationSchema,
+  urlLocationSchema,
+]);
+export type ContentLocation = z.infer<typeof contentLocationSchema>;
+
+export const linkStatusSchema = z.enum(["ok", "broken", "in-app"]);
+
+export const linkUsageSchema = z.object({
+  status: linkStatusSchema,
+  relation: z.enum(["reference", "dependsOn"]),
+  targetReference: contentLocationSchema.optional(),
+  locationReferences: z.array(contentLocationSchema),
+});
+
+export const linkStatsSchema = z.object({
+  total: z.number(),
+  broken: z.object({ total: z.number(), changeRequest: z.number().optional() }),
+});
+
+export const linksListSchema = listOf(linkUsageSchema).extend({ stats: linkStatsSchema });
+export const backlinksListSchema = listOf(contentLocationSchema);
+
+/** Presents locations in one content view; shared objects are built once per request. */
+export interface LocationPresenter {
+  page(id: string): ContentLocation;
+  file(id: string): ContentLocation;
+  usage(item: LinkItem): z.infer<typeof linkUsageSchema>;
+}
+
+export async function locationPresenter(
+  tx: ReadTransaction,
+  context: Context,
+  view: ContentView,
+): Promise<LocationPresenter> {
+  const { access, content } = view;
+  const organization: Organization = await presentOrganization(tx, context, access.membership);
+  const space: Space = toSpace(context, access.space, spacePermissions(access.role, access.space));
+  const tree = pageTree(content);
+  const pages = new Map<string, Page>();
+  const files = new Map<string, File>();
+
+  const page = (id: string): ContentLocation => {
+    let presented = pages.get(id);
+    if (!presented) {
+      const node = tree.byId.get(id);
+      if (!node) throw new Error(`Page ${id} is not in revision ${content.record.id}`);
+      presented = presentPage(context, access.space, node, { children: false });
+      pages.set(id, presented);
+    }
+    return { kind: "page", organization, space, page: presented };
+  };
+  const file = (id: string): ContentLocation => {
+    let presented = files.get(id);
+    if (!presented) {
+      const version = content.files.get(id);
+      if (!version) throw new Error(`File ${id} is not in revision ${content.record.id}`);
+      presented = presentFile(context, id, version);
+      files.set(id, presented);
+    }
+    return { kind: "file", organization, space, file: presented };
+  };
+  const target = (item: LinkItem): ContentLocation => {
+    switch (item.target.kind) {
+      case "page":
+        return page(item.target.page);
+      case "file":
+        return file(item.target.file);
+      case "url":
+        return { kind: "url", url: item.target.url };
+      case "missing":
+        return { kind: "url", url: item.target.path };
+    }
+  };
+  return {
+    page,
+    file,
+    usage: (item) => ({
+      status: item.status,
+      relation: item.relation,
+      targetReference: target(item),
+      locationReferences: item.sources.map(page),
+    }),
+  };
+}

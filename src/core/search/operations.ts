@@ -1,0 +1,147 @@
+import { z } from "zod";
+import { requireRevision, type RevisionContent } from "../content/revisions.js";
+import { pageTree } from "../content/tree.js";
+import { defineOperation } from "../registry.js";
+import { contentRole, requireMembership } from "../shared/access.js";
+import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
+import { pathParam } from "../shared/schema.js";
+import type { World } from "../shared/world.js";
+import { spacePermissions, requireSpace } from "../spaces/permissions.js";
+import { tables, type SpaceRecord } from "../tables.js";
+import { excerpt, searchIndex, searchPages, type PageHit } from "./search-index.js";
+
+/**
+ * Search (SPEC.md, "Search results"): full text over page titles and sections, in one space or
+ * across the spaces of an organization that the caller can read. A space the caller cannot read
+ * contributes nothing, so its pages never show. Ranking and indexing: see search-index.ts.
+ *
+ * - Space search lists pages, best first; each page lists its matching sections, best first, with
+ *   an excerpt of their text around the first match.
+ * - Organization search lists spaces, the space with the best page first, each with its best
+ *   {@link PAGES_PER_SPACE} pages (search the space itself for all of them).
+ */
+
+/** Pages listed per space in an organization search. */
+export const PAGES_PER_SPACE = 10;
+
+const tag = "search";
+const searchQuery = z.object({ query: z.string().min(1).max(512), ...pageQuery });
+
+const sectionResultSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  path: z.string(),
+  body: z.string(),
+  urls: z.object({ app: z.string() }),
+});
+
+const pageResultSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  path: z.string(),
+  sections: z.array(sectionResultSchema),
+  ancestors: z.array(z.object({ title: z.string() })),
+  urls: z.object({ app: z.string() }),
+});
+type PageResult = z.infer<typeof pageResultSchema>;
+
+const spaceResultSchema = z.object({ id: z.string(), title: z.string(), pages: z.array(pageResultSchema) });
+
+function presentHit(world: World, space: SpaceRecord, content: RevisionContent, hit: PageHit): PageResult {
+  const tree = pageTree(content);
+  const node = tree.byId.get(hit.page)!;
+  const sections = searchIndex(world, content).sections.get(hit.page) ?? [];
+  const app = `${world.appUrl}/s/${space.id}/${node.path}`;
+  const ancestors: { title: string }[] = [];
+  for (
+    let parent = tree.byId.get(node.version.parent);
+    parent;
+    parent = tree.byId.get(parent.version.parent)
+  ) {
+    ancestors.unshift({ title: parent.version.title });
+  }
+  return {
+    id: node.version.page,
+    title: node.version.title,
+    path: node.path,
+    sections: hit.sections.map(({ section: index, terms }) => {
+      const section = sections[index]!;
+      const anchor = section.anchor === undefined ? "" : `#${section.anchor}`;
+      return {
+        id: `${node.version.page}${anchor}`,
+        title: section.title,
+        path: `${node.path}${anchor}`,
+        body: excerpt(section.body, terms),
+        urls: { app: `${app}${anchor}` },
+      };
+    }),
+    ancestors,
+    urls: { app },
+  };
+}
+
+export const searchSpaceContent = defineOperation({
+  id: "searchSpaceContent",
+  method: "get",
+  path: "/spaces/{spaceId}/search",
+  tag,
+  summary: "Search the pages of a space",
+  params: z.object({ spaceId: pathParam() }),
+  query: searchQuery,
+  response: listOf(pageResultSchema),
+  async run(context, { params, query }) {
+    return context.storage.read(async (tx) => {
+      const { space } = await requireSpace(tx, context, params.spaceId);
+      const content = await requireRevision(tx, context, space.revision);
+      const hits = searchPages(searchIndex(context, content), query.query);
+      const page = paginateSorted(hits, query, {
+        scope: `search:${space.id}:${query.query}`,
+        position: (hit) => [-hit.score, hit.page],
+      });
+      return { ...page, items: page.items.map((hit) => presentHit(context, space, content, hit)) };
+    });
+  },
+});
+
+export const searchOrganizationContent = defineOperation({
+  id: "searchOrganizationContent",
+  method: "get",
+  path: "/orgs/{organizationId}/search",
+  tag,
+  summary: "Search the pages of every space of an organization that the caller can read",
+  params: z.object({ organizationId: pathParam() }),
+  query: searchQuery,
+  response: listOf(spaceResultSchema),
+  async run(context, { params, query }) {
+    return context.storage.read(async (tx) => {
+      const membership = await requireMembership(tx, context, params.organizationId);
+      const spaces = await tx.list<SpaceRecord>(tables.spaces.name, {
+        index: "byOrganization",
+        where: [membership.organization.id, "live"],
+      });
+      const found: { space: SpaceRecord; content: RevisionContent; score: number; hits: PageHit[] }[] = [];
+      for (const space of spaces) {
+        if (!spacePermissions(await contentRole(tx, membership, space), space).view) continue;
+        const content = await requireRevision(tx, context, space.revision);
+        const hits = searchPages(searchIndex(context, content), query.query);
+        if (hits.length === 0) continue;
+        found.push({ space, content, score: hits[0]!.score, hits: hits.slice(0, PAGES_PER_SPACE) });
+      }
+      found.sort((a, b) => b.score - a.score || (a.space.id < b.space.id ? -1 : 1));
+      const page = paginateSorted(found, query, {
+        scope: `search:${membership.organization.id}:${query.query}`,
+        position: (entry) => [-entry.score, entry.space.id],
+      });
+      return {
+        ...page,
+        items: page.items.map(({ space, content, hits }) => ({
+          id: space.id,
+          title: space.title,
+          pages: hits.map((hit) => presentHit(context, space, content, hit)),
+        })),
+      };
+    });
+  },
+});
+
+export const searchOperations = { searchSpaceContent, searchOrganizationContent };
