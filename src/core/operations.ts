@@ -1,8 +1,10 @@
 import { changeRequestOperations } from "./change-requests/operations.js";
 import { collectionOperations } from "./collections/operations.js";
+import { commentOperations } from "./comments/operations.js";
 import { contentReadOperations } from "./content/reads.js";
 import { templateOperations } from "./content/templates.js";
 import { contentWriteOperations } from "./content/writes.js";
+import { EXPIRE_EXPORT_JOB, expireExport, getChangeRequestPDF } from "./exports/pdf.js";
 import type { JobHandler } from "./jobs.js";
 import { inviteOperations } from "./invites/operations.js";
 import { linkOperations } from "./links/operations.js";
@@ -29,10 +31,12 @@ export const operations = {
   ...spaceOperations,
   ...contentReadOperations,
   ...contentWriteOperations,
+  getChangeRequestPDF,
   ...linkOperations,
   ...searchOperations,
   ...changeRequestOperations,
   ...templateOperations,
+  ...commentOperations,
 } as const;
 
 export type Operations = typeof operations;
@@ -40,4 +44,5 @@ export type Operations = typeof operations;
 /** Handlers of background jobs, keyed by job type. */
 export const jobHandlers: Record<string, JobHandler> = {
   [PURGE_SPACE_JOB]: purgeDeletedSpace,
+  [EXPIRE_EXPORT_JOB]: expireExport,
 };

@@ -68,6 +68,23 @@ export const tables = {
       byOrganizationStatus: ["organization", "status", "seq"],
     },
   }),
+  /** Comments of a space (`changeRequest: ""`) or of a change request; see comments/. */
+  comments: table({
+    name: "comments",
+    key: "id",
+    indexes: {
+      byScope: ["space", "changeRequest", "seq"],
+      byStatus: ["space", "changeRequest", "status", "seq"],
+      byPage: ["space", "changeRequest", "page", "seq"],
+      byPageStatus: ["space", "changeRequest", "page", "status", "seq"],
+    },
+  }),
+  commentReplies: table({ name: "commentReplies", key: "id", indexes: { byComment: ["comment", "seq"] } }),
+  commenters: table({
+    name: "commenters",
+    key: "key",
+    indexes: { byScope: ["space", "changeRequest", "seq"] },
+  }),
   sequences: SEQUENCES_TABLE,
   jobs: table({ name: "jobs", key: "id", indexes: { byRunAt: ["runAt"] } }),
 } as const;
@@ -340,4 +357,66 @@ export interface JobRecord {
   type: string;
   runAt: string;
   payload: Record<string, unknown>;
+}
+
+/** A reaction of one user with one emoji. */
+export interface ReactionRecord {
+  emoji: string;
+  user: string;
+  reactedAt: string;
+}
+
+export interface CommentRecord {
+  [key: string]: unknown;
+  id: string;
+  space: string;
+  /** The change request id, or "" for a comment on the space. */
+  changeRequest: string;
+  /** Insertion order (see shared/sequence.ts). */
+  seq: number;
+  status: "open" | "resolved";
+  /** The target page id, or "" when the comment is not on a page. */
+  page: string;
+  node?: string;
+  tableCell?: { record: string; definition: string };
+  /** The revision of the content when the comment was posted. */
+  revision: string;
+  postedBy: string;
+  postedAt: string;
+  editedAt?: string;
+  markdown: string;
+  reactions: ReactionRecord[];
+  replies: number;
+  /** Per replier, in order of their first reply: their reply count and latest reply time. */
+  repliers: { user: string; count: number; updatedAt: string }[];
+  resolvedAt?: string;
+  resolvedBy?: string;
+}
+
+export interface CommentReplyRecord {
+  [key: string]: unknown;
+  id: string;
+  comment: string;
+  space: string;
+  changeRequest: string;
+  /** Insertion order (see shared/sequence.ts). */
+  seq: number;
+  postedBy: string;
+  postedAt: string;
+  editedAt?: string;
+  markdown: string;
+  reactions: ReactionRecord[];
+}
+
+/** A user with comments or replies in a space or change request, and how many they have. */
+export interface CommenterRecord {
+  [key: string]: unknown;
+  /** `${space}:${changeRequest}:${user}` */
+  key: string;
+  space: string;
+  changeRequest: string;
+  user: string;
+  /** Insertion order of the first post (see shared/sequence.ts). */
+  seq: number;
+  posts: number;
 }
