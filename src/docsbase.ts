@@ -9,6 +9,7 @@ import { storageSchema } from "./core/tables.js";
 import { bootstrapOperator, type BootstrapResult } from "./core/users/bootstrap.js";
 import { callerForToken } from "./core/users/tokens.js";
 import { readDownload } from "./core/content/download.js";
+import { readExport } from "./core/exports/pdf.js";
 import { createFetchHandler } from "./http/handler.js";
 import { errorResponse } from "./http/status.js";
 import { openApiDocument } from "./http/openapi.js";
@@ -113,6 +114,19 @@ export function createDocsbase(options: DocsbaseOptions): Docsbase {
             "content-length": String(download.bytes.byteLength),
             "cache-control": "private, max-age=31536000, immutable",
             "x-content-type-options": "nosniff",
+          },
+        });
+      });
+      router.get("/exports/:file", async ({ params }) => {
+        await ready();
+        const id = (params["file"] ?? "").replace(/\.pdf$/, "");
+        const pdf = await readExport(world, id);
+        if (!pdf) return errorResponse(404, "Export not found or expired");
+        return new Response(pdf.bytes as Uint8Array<ArrayBuffer>, {
+          headers: {
+            "content-type": "application/pdf",
+            "content-disposition": `inline; filename="${pdf.name}"`,
+            "content-length": String(pdf.bytes.byteLength),
           },
         });
       });

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { pageTree, type TreeNode } from "../content/tree.js";
+import { loadRevision } from "../content/revisions.js";
+import { openContent } from "../content/target.js";
+import { renderPagesPdf } from "../content/pdf/index.js";
+import type { JobHandler } from "../jobs.js";
+import { scheduleJob } from "../jobs.js";
+import { defineOperation } from "../registry.js";
+import { badRequest, notFound } from "../shared/errors.js";
+import { pathParam, queryBoolean } from "../shared/schema.js";
+import type { World } from "../shared/world.js";
+import { tables, type ExportRecord } from "../tables.js";
+
+/**
+ * PDF export of a change request (SPEC.md, `GET .../pdf`). The operation answers `{url}`; the URL
+ * names an export record with a random id, valid for {@link EXPORT_TTL_MS}, so a browser can open
+ * it without a bearer token. The PDF is rendered on first download and memoized per revision,
+ * page and `only`, since revisions never change.
+ */
+export const EXPORT_TTL_MS = 24 * 60 * 60 * 1000;
+export const EXPIRE_EXPORT_JOB = "expireExport";
+
+export const getChangeRequestPDF = defineOperation({
+  id: "getChangeRequestPDF",
+  method: "get",
+  path: "/spaces/{spaceId}/change-requests/{changeRequestId}/pdf",
+  tag: "change-requests",
+  summary: "A URL of the change request's content as PDF, valid for 24 hours",
+  params: z.object({ spaceId: pathParam(), changeRequestId: pathParam() }),
+  query: z.object({ only: queryBoolean().optional(), page: z.string().min(1).optional() }),
+  response: z.object({ url: z.string() }),
+  async run(context, { params, query }) {
+    if (query.only && !query.page) throw badRequest("query.page: required when only is true");
+    return context.storage.write(async (tx) => {
+      const view = await openContent(tx, context, params);
+      if (query.page && !view.content.pages.has(query.page)) {
+        throw notFound(`query.page: no page "${query.page}" in this change request`);
+      }
+      const now = context.clock();
+      const record: ExportRecord = {
+        id: context.ids(),
+        space: view.access.space.id,
+        revision: view.content.record.id,
+        title: `${view.access.space.title}: ${view.changeRequest?.subject || `change request #${view.changeRequest?.number}`}`,
+        ...(query.page ? { page: query.page } : {}),
+        only: query.only ?? false,
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + EXPORT_TTL_MS).toISOString(),
+      };
+      await tx.put(tables.exports.name, record);
+      await scheduleJob(tx, context, EXPIRE_EXPORT_JOB, new Date(record.expiresAt), { export: record.id });
+      return { url: `${context.baseUrl}/v1/exports/${record.id}.pdf` };
+    });
+  },
+});
+
+/** Removes an export once it expired. */
+export const expireExport: JobHandler = async (tx, _world, payload) => {
+  if (typeof payload["export"] === "string") await tx.delete(tables.exports.name, payload["export"]);
+};
+
+/** The PDF behind an export URL, or undefined when unknown or expired. */
+export async function readExport(
+  world: World,
+  id: string,
+): Promise<{ name: string; bytes: Uint8Array } | undefined> {
+  const found = await world.storage.read(async (tx) => {
+    const record = await tx.get<ExportRecord>(tables.exports.name, id);
+    if (!record || record.expiresAt <= world.clock().toISOString()) return undefined;
+    const content = await loadRevision(tx, world, record.revision);
+    return content && { record, content };
+  });
+  if (!found) return undefined;
+  const { record, content } = found;
+  const key = `pdf:${record.revision}:${record.page ?? ""}:${record.only}`;
+  let bytes = world.cache.get(key) as Uint8Array | undefined;
+  if (!bytes) {
+    const tree = pageTree(content);
+    const start = record.page ? tree.byId.get(record.page) : undefined;
+    const nodes = start ? (record.only ? [start] : subtree(start)) : tree.ordered;
+    const base = start?.depth ?? 0;
+    bytes = await renderPagesPdf({
+      title: record.title,
+      pages: nodes.map((node) => ({
+        title: node.version.title,
+        markdown: node.version.markdown,
+        depth: node.depth - base,
+      })),
+    });
+    world.cache.set(key, bytes);
+  }
+  return { name: `${record.id}.pdf`, bytes };
+}
+
+function subtree(node: TreeNode): TreeNode[] {
+  return [node, ...node.children.flatMap(subtree)];
+}
