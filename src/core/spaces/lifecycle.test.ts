@@ -42,11 +42,17 @@ describe("space deletion, restore and purge", () => {
     expect((await api("POST", `/spaces/missing/restore`)).status).toBe(404);
   });
 
-  it("answers 404 after 7 days whether or not the purge has run, and purges space and revisions", async () => {
+  it("answers 404 after 7 days whether or not the purge has run, and purges the space with its revisions, change requests and comments", async () => {
     const { test, api, space, advance, stored } = await setup();
     const early = await space({ title: "Early" });
     const late = await space({ title: "Late" });
     const { revision } = (await api("GET", `/spaces/${early}`)).body;
+    const changeRequest = (await api("POST", `/spaces/${early}/change-requests`, { subject: "Gone soon" }))
+      .body;
+    const comment = (await api("POST", `/spaces/${early}/comments`, { body: { markdown: "Bye" } })).body;
+    const reply = (
+      await api("POST", `/spaces/${early}/comments/${comment.id}/replies`, { body: { markdown: "Ok" } })
+    ).body;
     await api("DELETE", `/spaces/${early}`);
     advance(DAY);
     await api("DELETE", `/spaces/${late}`);
@@ -57,6 +63,10 @@ describe("space deletion, restore and purge", () => {
     expect(await test.docsbase.runJobs()).toBe(1);
     expect(await stored(tables.spaces.name, early)).toBeUndefined();
     expect(await stored(tables.revisions.name, revision)).toBeUndefined();
+    expect(await stored(tables.revisions.name, changeRequest.revision)).toBeUndefined();
+    expect(await stored(tables.changeRequests.name, changeRequest.id)).toBeUndefined();
+    expect(await stored(tables.comments.name, comment.id)).toBeUndefined();
+    expect(await stored(tables.commentReplies.name, reply.id)).toBeUndefined();
     expect((await api("POST", `/spaces/${early}/restore`)).status).toBe(404);
     expect((await api("DELETE", `/spaces/${early}`)).status).toBe(204);
     // The later deletion is still within its window.

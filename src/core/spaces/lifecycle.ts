@@ -4,8 +4,9 @@ import { defineOperation, deleted } from "../registry.js";
 import { conflict, notFound } from "../shared/errors.js";
 import { endPosition, itemOf, positionAfter } from "../shared/positions.js";
 import { requireRevision } from "../content/revisions.js";
-import { tables, type CollectionRecord, type RevisionRecord, type SpaceRecord } from "../tables.js";
+import { tables, type CollectionRecord, type SpaceRecord } from "../tables.js";
 import { findSpace, presentSpace, requireSpace, spacePermissions } from "./permissions.js";
+import { removeSpaceData } from "./purge.js";
 import { insertSpace, SPACE_RETENTION_MS, softDeleteSpace, visibilityUnder } from "./records.js";
 import { spaceParams, spaceSchema } from "./schemas.js";
 
@@ -115,17 +116,14 @@ function truncate(text: string, max: number): string {
 }
 
 /**
- * The `purgeSpace` job: permanently removes a deleted space and its revisions, unless it was
+ * The `purgeSpace` job: permanently removes a deleted space and what belongs to it alone
+ * (revisions, change requests, comments; see removeSpaceData), unless it was
  * restored since (or restored and deleted again: then a later job, with the new `deletedAt`,
  * removes it).
  */
 export const purgeDeletedSpace: JobHandler = async (tx, _world, payload) => {
   const space = await tx.get<SpaceRecord>(tables.spaces.name, String(payload["space"]));
   if (!space || space.state !== "deleted" || space.deletedAt !== payload["deletedAt"]) return;
-  const revisions = await tx.list<RevisionRecord>(tables.revisions.name, {
-    index: "bySpace",
-    where: [space.id],
-  });
-  for (const revision of revisions) await tx.delete(tables.revisions.name, revision.id);
+  await removeSpaceData(tx, space.id);
   await tx.delete(tables.spaces.name, space.id);
 };
