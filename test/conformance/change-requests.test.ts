@@ -1,6 +1,7 @@
 import { ChangeRequestStatus, type JSONDocument } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
+import { COVERAGE } from "./coverage.js";
 
 const DESCRIPTION = {
   object: "document",
@@ -21,22 +22,7 @@ describe.each(STORAGE_KINDS)("conformance: change requests (%s)", (kind) => {
     h = await createHarness(kind, { clock: () => new Date("2025-04-01T09:00:00.000Z") });
   });
   afterAll(async () => {
-    h.expectCovered([
-      "createChangeRequest",
-      "getChangeRequestById",
-      "updateChangeRequestById",
-      "listChangeRequestsForSpace",
-      "listChangeRequestsForOrganization",
-      "updateChangeRequest",
-      "mergeChangeRequest",
-      "getRevisionOfChangeRequestById",
-      "listPagesInChangeRequest",
-      "listFilesInChangeRequestById",
-      "getFileInChangeRequestById",
-      "getPageInChangeRequestById",
-      "getPageInChangeRequestByPath",
-      "applyTemplateToSpace",
-    ]);
+    h.expectCovered(COVERAGE.change_requests);
     h.expectConformant();
     await h.close();
   });

@@ -1,6 +1,7 @@
 import { MemberRole } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
+import { COVERAGE } from "./coverage.js";
 
 describe.each(STORAGE_KINDS)("conformance: collections (%s)", (kind) => {
   let h: Harness;
@@ -9,16 +10,7 @@ describe.each(STORAGE_KINDS)("conformance: collections (%s)", (kind) => {
     h = await createHarness(kind);
   });
   afterAll(async () => {
-    h.expectCovered([
-      "createCollection",
-      "listCollectionsInOrganizationById",
-      "getCollectionById",
-      "updateCollectionById",
-      "deleteCollectionById",
-      "listSpacesInCollectionById",
-      "moveCollection",
-      "transferCollection",
-    ]);
+    h.expectCovered(COVERAGE.collections);
     h.expectConformant();
     await h.close();
   });

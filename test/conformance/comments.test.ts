@@ -1,6 +1,7 @@
 import { MemberRole, type GitBookAPI, type PostCommentSchema, type UpdateCommentSchema } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
+import { COVERAGE } from "./coverage.js";
 
 type Query = { format?: "document" | "markdown" };
 type ListQuery = Query & {
@@ -48,22 +49,6 @@ function family(api: GitBookAPI, space: string, cr?: string) {
   };
 }
 
-const FAMILY_IDS = ["InSpace", "InChangeRequest"].flatMap((suffix) =>
-  [
-    "listComments",
-    "postComment",
-    "getComment",
-    "updateComment",
-    "deleteComment",
-    "listCommentReplies",
-    "postCommentReply",
-    "getCommentReply",
-    "updateCommentReply",
-    "deleteCommentReply",
-    "listCommenters",
-  ].map((id) => `${id}${suffix}`),
-);
-
 describe.each(STORAGE_KINDS)("conformance: comments (%s)", (kind) => {
   let h: Harness;
   let owners = 0;
@@ -71,7 +56,7 @@ describe.each(STORAGE_KINDS)("conformance: comments (%s)", (kind) => {
     h = await createHarness(kind, { clock: () => new Date("2025-05-01T09:00:00.000Z") });
   });
   afterAll(async () => {
-    h.expectCovered(FAMILY_IDS);
+    h.expectCovered(COVERAGE.comments);
     h.expectConformant();
     await h.close();
   });

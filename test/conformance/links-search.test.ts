@@ -1,6 +1,7 @@
 import { ContentReferenceStatus } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
+import { COVERAGE } from "./coverage.js";
 
 /** A 1x1 transparent PNG. */
 const PNG =
@@ -12,18 +13,7 @@ describe.each(STORAGE_KINDS)("conformance: links, backlinks and search (%s)", (k
     h = await createHarness(kind);
   });
   afterAll(async () => {
-    h.expectCovered([
-      "listSpaceLinks",
-      "listPageLinksInSpace",
-      "listSpacePageBacklinks",
-      "listSpaceFileBacklinks",
-      "listChangeRequestLinks",
-      "listPageLinksInChangeRequest",
-      "listChangeRequestPageBacklinks",
-      "listChangeRequestFileBacklinks",
-      "searchSpaceContent",
-      "searchOrganizationContent",
-    ]);
+    h.expectCovered(COVERAGE.links_search);
     h.expectConformant();
     await h.close();
   });

@@ -1,6 +1,7 @@
 import { MemberRole } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
+import { COVERAGE } from "./coverage.js";
 
 describe.each(STORAGE_KINDS)("conformance: users and organizations (%s)", (kind) => {
   let h: Harness;
@@ -8,14 +9,7 @@ describe.each(STORAGE_KINDS)("conformance: users and organizations (%s)", (kind)
     h = await createHarness(kind);
   });
   afterAll(async () => {
-    h.expectCovered([
-      "getAuthenticatedUser",
-      "getUserById",
-      "listOrganizationsForAuthenticatedUser",
-      "getOrganizationById",
-      "updateOrganizationById",
-      "joinOrganization",
-    ]);
+    h.expectCovered(COVERAGE.organizations);
     h.expectConformant();
     await h.close();
   });

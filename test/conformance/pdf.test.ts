@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
+import { COVERAGE } from "./coverage.js";
 
 describe.each(STORAGE_KINDS)("conformance: change request PDF (%s)", (kind) => {
   let h: Harness;
@@ -7,7 +8,7 @@ describe.each(STORAGE_KINDS)("conformance: change request PDF (%s)", (kind) => {
     h = await createHarness(kind);
   });
   afterAll(async () => {
-    h.expectCovered(["getChangeRequestPDF"]);
+    h.expectCovered(COVERAGE.pdf);
     h.expectConformant();
     await h.close();
   });

@@ -1,6 +1,7 @@
 import { MemberRole, SpaceEditMode, TranslationLanguage } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
+import { COVERAGE } from "./coverage.js";
 
 describe.each(STORAGE_KINDS)("conformance: spaces (%s)", (kind) => {
   let h: Harness;
@@ -10,17 +11,7 @@ describe.each(STORAGE_KINDS)("conformance: spaces (%s)", (kind) => {
     h = await createHarness(kind, { clock: () => now });
   });
   afterAll(async () => {
-    h.expectCovered([
-      "createSpace",
-      "getSpaceById",
-      "updateSpaceById",
-      "deleteSpaceById",
-      "restoreSpace",
-      "duplicateSpace",
-      "moveSpace",
-      "transferSpace",
-      "listSpacesInOrganizationById",
-    ]);
+    h.expectCovered(COVERAGE.spaces);
     h.expectConformant();
     await h.close();
   });

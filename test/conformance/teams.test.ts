@@ -1,6 +1,7 @@
 import { MemberRole, TeamMemberRole } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
+import { COVERAGE } from "./coverage.js";
 
 describe.each(STORAGE_KINDS)("conformance: teams (%s)", (kind) => {
   let h: Harness;
@@ -9,17 +10,7 @@ describe.each(STORAGE_KINDS)("conformance: teams (%s)", (kind) => {
     h = await createHarness(kind, { clock: () => new Date((now += 1000)) });
   });
   afterAll(async () => {
-    h.expectCovered([
-      "listTeamsInOrganizationById",
-      "createOrganizationTeam",
-      "getTeamInOrganizationById",
-      "updateTeamInOrganizationById",
-      "removeTeamFromOrganizationById",
-      "updateMembersInOrganizationTeam",
-      "listTeamMembersInOrganizationById",
-      "addMemberToOrganizationTeamById",
-      "deleteMemberFromOrganizationTeamById",
-    ]);
+    h.expectCovered(COVERAGE.teams);
     h.expectConformant();
     await h.close();
   });
