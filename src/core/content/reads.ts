@@ -26,9 +26,9 @@ import { pageTree } from "./tree.js";
 /** `metadata` and `computed` (default true): there is no git metadata or computed content yet. */
 const revisionQuery = { metadata: queryBoolean().optional(), computed: queryBoolean().optional() };
 
-interface Family<Id extends string> {
+interface Family {
   readonly ids: {
-    revision: `${string}${Id}`;
+    revision: string;
     pages: string;
     files: string;
     file: string;
@@ -43,7 +43,7 @@ interface Family<Id extends string> {
   readonly pagesPath: string;
 }
 
-function readOperations<Id extends string>(family: Family<Id>) {
+function readOperations(family: Family) {
   const open = (context: Context, params: Record<string, string>) =>
     context.storage.read(async (tx) => openContent(tx, context, family.selector(params)));
 
