@@ -10,6 +10,33 @@ import {
 import type { Thread } from "./thread.js";
 
 /**
+ * Applies the edits common to comments and replies: a new body (which stamps `editedAt`) and
+ * reaction changes. Returns the record unchanged when nothing differs.
+ */
+export function applyEdits<T extends { markdown: string; reactions: ReactionRecord[]; editedAt?: string }>(
+  current: T,
+  change: {
+    body?: string | undefined;
+    addedReactions?: string[] | undefined;
+    removedReactions?: string[] | undefined;
+  },
+  user: string,
+  now: string,
+): T {
+  let next = current;
+  if (change.body !== undefined && change.body !== current.markdown) {
+    next = { ...next, markdown: change.body, editedAt: now };
+  }
+  if (change.addedReactions || change.removedReactions) {
+    next = {
+      ...next,
+      reactions: applyReactions(next.reactions, user, change.addedReactions, change.removedReactions, now),
+    };
+  }
+  return next;
+}
+
+/**
  * The derived state of comments, kept true in the transaction of each change: reactions, a
  * comment's `replies` and `repliers`, resolution, and the commenters of a thread.
  */

@@ -7,7 +7,7 @@ import { nextSequence } from "../shared/sequence.js";
 import { pathParam } from "../shared/schema.js";
 import type { IndexValue } from "../storage/port.js";
 import { tables, type CommenterRecord, type CommentRecord } from "../tables.js";
-import { applyReactions, applyResolution, countPosts, removeComment } from "./bookkeeping.js";
+import { applyEdits, applyResolution, countPosts, removeComment } from "./bookkeeping.js";
 import { FAMILIES, requirePage, threadOf, type Family } from "./family.js";
 import { CommentPresenter } from "./present.js";
 import { replyOperations } from "./replies.js";
@@ -151,20 +151,7 @@ function familyOperations(family: Family) {
         requireUpdateRights(commentPermissions(thread, current.postedBy), body, "comment");
         const now = context.clock().toISOString();
         const user = thread.caller.userId;
-        let next = applyResolution(current, body.resolved, user, now);
-        if (body.body !== undefined && body.body !== current.markdown) {
-          next = { ...next, markdown: body.body, editedAt: now };
-        }
-        if (body.addedReactions || body.removedReactions) {
-          const reactions = applyReactions(
-            next.reactions,
-            user,
-            body.addedReactions,
-            body.removedReactions,
-            now,
-          );
-          next = { ...next, reactions };
-        }
+        const next = applyEdits(applyResolution(current, body.resolved, user, now), body, user, now);
         if (JSON.stringify(next) !== JSON.stringify(current)) {
           await tx.put(tables.comments.name, next);
           await addOpenComments(tx, thread, openDelta(current.status, next.status));

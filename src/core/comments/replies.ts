@@ -6,7 +6,7 @@ import { nextSequence } from "../shared/sequence.js";
 import { pathParam } from "../shared/schema.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { tables, type CommentRecord, type CommentReplyRecord } from "../tables.js";
-import { applyReactions, applyResolution, countPosts, recountReplies } from "./bookkeeping.js";
+import { applyEdits, applyResolution, countPosts, recountReplies } from "./bookkeeping.js";
 import { threadOf, type Family } from "./family.js";
 import { CommentPresenter } from "./present.js";
 import {
@@ -156,20 +156,7 @@ export function replyOperations(family: Family) {
         requireUpdateRights(commentPermissions(thread, current.postedBy), change, "reply");
         const now = context.clock().toISOString();
         const user = thread.caller.userId;
-        let next = current;
-        if (change.body !== undefined && change.body !== current.markdown) {
-          next = { ...next, markdown: change.body, editedAt: now };
-        }
-        if (change.addedReactions || change.removedReactions) {
-          const reactions = applyReactions(
-            next.reactions,
-            user,
-            change.addedReactions,
-            change.removedReactions,
-            now,
-          );
-          next = { ...next, reactions };
-        }
+        const next = applyEdits(current, change, user, now);
         if (JSON.stringify(next) !== JSON.stringify(current)) await tx.put(tables.commentReplies.name, next);
         await saveComment(tx, thread, comment, applyResolution(comment, change.resolved, user, now));
         return new CommentPresenter(tx, context, thread).reply(next);
