@@ -39,7 +39,7 @@ export function phrasingToDocument(
   return group(nodes.flatMap((node) => items(node, { definitions, marks: [], inLink: false })));
 }
 
-/** Inline images of a paragraph made only of images, as `markdownToDocument` lifts them. */
+/** The data of an image (inline, or lifted into an `images` block); `undefined` for anything else. */
 export function imageData(
   node: PhrasingContent,
   definitions: Definitions,

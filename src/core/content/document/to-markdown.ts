@@ -35,7 +35,8 @@ const HINT_ALERTS: Record<string, string> = {
  * Blocks with a markdown form are written as such: hints as GitHub alerts, expandables as
  * `<details>`, math as `$$` (GitBook's syntax). Other blocks (tabs, steppers, columns...) give
  * their content, and void blocks with no markdown form (files, drawings, integrations) are left
- * out. The input is checked for structure only (`documentInput`).
+ * out. A document from outside should go through `documentInput` first; this function only
+ * refuses one nested too deeply.
  *
  * @throws DocsbaseError `bad_request` for a document nested deeper than `MAX_DOCUMENT_DEPTH`.
  *

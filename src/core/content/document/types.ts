@@ -89,7 +89,15 @@ export type DocumentBlockListOrdered = {
 
 export type DocumentBlockListUnordered = {
   object: "block";
-  type: "list-unordered" | "list-tasks";
+  type: "list-unordered";
+  key: string;
+  nodes: DocumentBlockListItem[];
+};
+
+/** A GFM task list: each item's `data.checked` says whether its box is ticked. */
+export type DocumentBlockListTasks = {
+  object: "block";
+  type: "list-tasks";
   key: string;
   nodes: DocumentBlockListItem[];
 };
@@ -187,6 +195,7 @@ export type DocumentBlockEssential =
   | DocumentBlockHeading
   | DocumentBlockListOrdered
   | DocumentBlockListUnordered
+  | DocumentBlockListTasks
   | DocumentBlockDivider;
 
 /** What the reference allows in a `list-item`. */
