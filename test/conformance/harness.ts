@@ -1,7 +1,5 @@
 import { GitBookAPI } from "@gitbook/api";
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
-import { createRequire } from "node:module";
+import type { ValidateFunction } from "ajv";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +7,7 @@ import { memoryStorage } from "../../src/adapters/memory/index.js";
 import { sqliteStorage } from "../../src/adapters/sqlite/index.js";
 import type { Storage } from "../../src/core/storage/port.js";
 import { createTestDocsbase, type TestDocsbase } from "../../src/testing/double.js";
+import { referenceAjv, referenceSpec, type ReferenceOperation } from "../support/reference.js";
 
 /**
  * The conformance harness: drives docsbase through the official `@gitbook/api` client, in
@@ -17,41 +16,8 @@ import { createTestDocsbase, type TestDocsbase } from "../../src/testing/double.
  * adapter, exercises its operations, then calls `expectCovered` and `expectConformant`.
  */
 
-const require = createRequire(import.meta.url);
-const spec = require("@gitbook/api/spec/openapi.json") as ReferenceSpec;
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-interface ReferenceOperation {
-  operationId: string;
-  responses: Record<string, { $ref?: string; content?: Record<string, { schema?: unknown }> }>;
-}
-interface ReferenceSpec {
-  paths: Record<string, Record<string, ReferenceOperation>>;
-  components: { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> };
-}
-
-// `discriminator` stays off: ajv requires `type` directly in each oneOf branch, and the reference
-// composes branches with allOf. Plain oneOf validation is stricter anyway (exactly one branch).
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats(ajv);
-// Formats the reference uses beyond JSON Schema's: accepted as plain strings or numbers.
-for (const format of ["emoji", "icon", "byte", "int32"]) ajv.addFormat(format, () => true);
-ajv.addSchema(nullableToJsonSchema(structuredClone(spec)) as object, "reference");
-
-/**
- * The reference is OpenAPI 3.0, whose `nullable: true` JSON Schema lacks: rewrite it as a `null`
- * type (with `type`) or as an `anyOf` with `null` (without), so ajv validates what 3.0 means.
- */
-function nullableToJsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(nullableToJsonSchema);
-  if (!node || typeof node !== "object") return node;
-  const object: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) object[key] = nullableToJsonSchema(value);
-  if (object["nullable"] !== true) return object;
-  delete object["nullable"];
-  if (typeof object["type"] === "string") return { ...object, type: [object["type"], "null"] };
-  return { anyOf: [object, { type: "null" }] };
-}
+const spec = referenceSpec;
+const ajv = referenceAjv;
 
 interface Route {
   method: string;

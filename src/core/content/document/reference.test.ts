@@ -4,9 +4,8 @@ import type {
   Document as ReferenceDocument,
   JSONDocument as ReferenceJSONDocument,
 } from "../../../../node_modules/@gitbook/api/dist/client.js";
-import { Ajv } from "ajv";
-import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { referenceAjv, referenceSchema } from "../../../../test/support/reference.js";
 import { markdownToDocument } from "./from-markdown.js";
 import type { JSONDocument } from "./types.js";
 
@@ -15,28 +14,8 @@ import type { JSONDocument } from "./types.js";
  * `@gitbook/api/spec/openapi.json`), and their types are assignable to the official client's.
  */
 
-const require = createRequire(import.meta.url);
-const spec = require("@gitbook/api/spec/openapi.json") as object;
-
-const ajv = new Ajv({ strict: false, allErrors: true, discriminator: true });
-for (const format of ["emoji", "icon", "byte", "int32", "uri", "date-time", "email", "uuid"]) {
-  ajv.addFormat(format, () => true);
-}
-ajv.addSchema(nullableToJsonSchema(structuredClone(spec)) as object, "reference");
-const validateJSONDocument = ajv.compile({ $ref: "reference#/components/schemas/JSONDocument" });
-const validateDocument = ajv.compile({ $ref: "reference#/components/schemas/Document" });
-
-/** OpenAPI 3.0's `nullable: true` as JSON Schema (as test/conformance/harness.ts does). */
-function nullableToJsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(nullableToJsonSchema);
-  if (!node || typeof node !== "object") return node;
-  const object: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) object[key] = nullableToJsonSchema(value);
-  if (object["nullable"] !== true) return object;
-  delete object["nullable"];
-  if (typeof object["type"] === "string") return { ...object, type: [object["type"], "null"] };
-  return { anyOf: [object, { type: "null" }] };
-}
+const validateJSONDocument = referenceSchema("JSONDocument");
+const validateDocument = referenceSchema("Document");
 
 const RICH_SAMPLE = `# Docsbase {{ space.vars.product }}
 
@@ -130,11 +109,11 @@ describe("markdownToDocument against the reference schema", () => {
   const document = markdownToDocument(RICH_SAMPLE);
 
   it("validates as a JSONDocument", () => {
-    expect(validateJSONDocument(document), ajv.errorsText(validateJSONDocument.errors)).toBe(true);
+    expect(validateJSONDocument(document), referenceAjv.errorsText(validateJSONDocument.errors)).toBe(true);
   });
 
   it("validates as a Document ({ document })", () => {
-    expect(validateDocument({ document }), ajv.errorsText(validateDocument.errors)).toBe(true);
+    expect(validateDocument({ document }), referenceAjv.errorsText(validateDocument.errors)).toBe(true);
   });
 
   it("produces every block kind of the sample", () => {
@@ -163,7 +142,7 @@ describe("markdownToDocument against the reference schema", () => {
       const converted = markdownToDocument(markdown);
       expect(
         validateJSONDocument(converted),
-        `${JSON.stringify(markdown)}: ${ajv.errorsText(validateJSONDocument.errors)}`,
+        `${JSON.stringify(markdown)}: ${referenceAjv.errorsText(validateJSONDocument.errors)}`,
       ).toBe(true);
     }
   });
