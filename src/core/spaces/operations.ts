@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { commitRevision, requireRevision } from "../content/revisions.js";
+import { templateChanges, templateReference } from "../content/templates.js";
 import { requireCreateAt, requireParentCollection, requirePermission } from "../collections/permissions.js";
 import { defineOperation } from "../registry.js";
 import { contentRole, requireMembership } from "../shared/access.js";
@@ -31,7 +33,7 @@ export const createSpace = defineOperation({
   method: "post",
   path: "/orgs/{organizationId}/spaces",
   tag,
-  summary: "Create an empty space, last among its siblings (create role at its place)",
+  summary: "Create a space, empty or from a template, last among its siblings (create role at its place)",
   params: organizationParams,
   body: z
     .object({
@@ -40,8 +42,9 @@ export const createSpace = defineOperation({
       parent: z.string().min(1).optional(),
       language: spaceLanguage.optional(),
       editMode: spaceEditMode.optional(),
-      // Templates and computed sources come with space content; refused rather than ignored.
-      template: z.never({ error: "templates are not supported yet" }).optional(),
+      /** A template space whose pages and files the new space starts with. */
+      template: templateReference.optional(),
+      // Computed sources are not modelled; refused rather than ignored.
       computedSource: z.never({ error: "computed sources are not supported yet" }).optional(),
       empty: z.literal(true).optional(),
     })
@@ -66,7 +69,19 @@ export const createSpace = defineOperation({
         defaultLevel: "inherit",
         ...(body.language ? { language: body.language } : {}),
       });
-      return presentSpace(tx, context, membership, space);
+      if (!body.template) return presentSpace(tx, context, membership, space);
+      const initial = await requireRevision(tx, context, space.revision);
+      const changes = await templateChanges(
+        tx,
+        context,
+        body.template,
+        { spaceId: space.id, content: initial },
+        "body.template",
+      );
+      const filled = await commitRevision(tx, context, { space: space.id, base: initial, changes });
+      const withContent: SpaceRecord = { ...space, revision: filled.record.id };
+      await tx.put(tables.spaces.name, withContent);
+      return presentSpace(tx, context, membership, withContent);
     });
   },
 });

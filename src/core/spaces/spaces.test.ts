@@ -79,11 +79,29 @@ describe("spaces", () => {
     });
   });
 
+  it("starts a space from a template: its pages and files, with new page ids", async () => {
+    const { api, org, space } = await setup();
+    const template = await space({ title: "Template" });
+    const intro = (await api("POST", `/spaces/${template}/content/pages`, { title: "Intro", markdown: "Hi" }))
+      .body;
+    await api("POST", `/spaces/${template}/content/pages`, { title: "Step", parent: intro.id });
+    const created = await api("POST", `/orgs/${org}/spaces`, {
+      title: "From template",
+      template: { id: template },
+    });
+    expect(created.status).toBe(201);
+    const pages = (await api("GET", `/spaces/${created.body.id}/content/pages`)).body.pages;
+    expect(pages).toMatchObject([
+      { title: "Intro", path: "intro", pages: [{ title: "Step", path: "intro/step" }] },
+    ]);
+    expect(pages[0].id).not.toBe(intro.id);
+  });
+
   it("refuses bad creations with the field named and stores nothing", async () => {
     const { api, org, organization, collection, titles } = await setup();
     const foreign = await collection({}, await organization("Other"));
     const attempts: [unknown, string][] = [
-      [{ template: { id: "t" } }, "body.template: templates are not supported yet"],
+      [{ template: { id: "t" } }, "body.template.id: no template space"],
       [{ title: "x".repeat(51) }, "body.title"],
       [{ emoji: "x".repeat(51) }, "body.emoji"],
       [{ language: "klingon" }, "body.language"],
