@@ -49,6 +49,7 @@ export async function createWorkspace() {
   return {
     test,
     storage,
+    owner,
     api,
     as,
     org,
