@@ -3,6 +3,8 @@ import type { ValidateFunction } from "ajv";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import "fake-indexeddb/auto";
+import { indexedDbStorage } from "../../src/adapters/indexeddb/index.js";
 import { memoryStorage } from "../../src/adapters/memory/index.js";
 import { sqliteStorage } from "../../src/adapters/sqlite/index.js";
 import type { Storage } from "../../src/core/storage/port.js";
@@ -84,8 +86,10 @@ const ERROR_BODY = ajv.compile({
   },
 });
 
-export type StorageKind = "memory" | "sqlite";
-export const STORAGE_KINDS: StorageKind[] = ["memory", "sqlite"];
+export type StorageKind = "memory" | "sqlite" | "indexeddb";
+/** Every adapter runs every conformance file (IndexedDB on fake-indexeddb under Node). */
+export const STORAGE_KINDS: StorageKind[] = ["memory", "sqlite", "indexeddb"];
+let databases = 0;
 
 export interface Harness {
   readonly test: TestDocsbase;
@@ -114,6 +118,8 @@ export async function createHarness(
   if (kind === "sqlite") {
     directory = mkdtempSync(join(tmpdir(), "docsbase-conformance-"));
     storage = sqliteStorage({ filename: join(directory, "db.sqlite") });
+  } else if (kind === "indexeddb") {
+    storage = indexedDbStorage({ name: `docsbase-conformance-${process.pid}-${++databases}` });
   } else {
     storage = memoryStorage();
   }
