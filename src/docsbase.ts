@@ -5,7 +5,7 @@ import { jobHandlers, operations, type Operations } from "./core/operations.js";
 import { DocsbaseError } from "./core/shared/errors.js";
 import { randomId, type Caller, type Context, type World } from "./core/shared/world.js";
 import type { Storage } from "./core/storage/port.js";
-import { storageSchema } from "./core/tables.js";
+import { storageSchema, tables, type UserRecord } from "./core/tables.js";
 import { bootstrapOperator, type BootstrapResult } from "./core/users/bootstrap.js";
 import { callerForToken } from "./core/users/tokens.js";
 import { readDownload } from "./core/content/download.js";
@@ -139,9 +139,9 @@ export function createDocsbase(options: DocsbaseOptions): Docsbase {
     as(auth) {
       return createClient(operations, async () => {
         if ("userId" in auth) {
-          const user = await world.storage.read((tx) => tx.get(`users`, auth.userId));
+          const user = await world.storage.read((tx) => tx.get<UserRecord>(tables.users.name, auth.userId));
           if (!user) throw new DocsbaseError("unauthorized", `No user "${auth.userId}"`);
-          return context({ userId: auth.userId, operator: user["kind"] === "operator" });
+          return context({ userId: auth.userId, operator: user.kind === "operator" });
         }
         const caller = await authenticate(auth.token);
         if (!caller) throw new DocsbaseError("unauthorized", "The token is not valid");

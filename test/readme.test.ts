@@ -18,3 +18,29 @@ describe("README embedding example", () => {
     expect(space).toMatchObject({ title: "Handbook", organization: org.id });
   });
 });
+
+describe("in-process client", () => {
+  it("acts as a user by id, validates like HTTP, and throws typed errors", async () => {
+    const docsbase = createDocsbase({ storage: memoryStorage() });
+    const { userId } = await docsbase.bootstrap({ token: "dbt_in_process_client_token" });
+    const operator = docsbase.as({ userId });
+    const user = await operator.createUser({ body: { displayName: "Ada", email: "ada@example.com" } });
+    const ada = docsbase.as({ userId: user.id });
+    expect(await ada.getAuthenticatedUser()).toMatchObject({ id: user.id, displayName: "Ada" });
+    await expect(ada.createOrganization({ body: { title: "A" } })).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringMatching(/^body\.title: /),
+    });
+    await expect(
+      ada.createUser({ body: { displayName: "Eve", email: "eve@example.com" } }),
+    ).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    await expect(docsbase.as({ userId: "nobody" }).getAuthenticatedUser()).rejects.toMatchObject({
+      code: "unauthorized",
+    });
+    await expect(docsbase.as({ token: "dbt_wrong" }).getAuthenticatedUser()).rejects.toMatchObject({
+      code: "unauthorized",
+    });
+  });
+});
