@@ -181,6 +181,7 @@ function lifecycleContract(ctx: ContractContext, options: StorageContractOptions
     await writing;
   });
 
+  // Skipped for adapters without persistence (memory): there is nothing to reopen.
   it.skipIf(!options.reopen)("keeps committed data after close and reopen", async () => {
     const items: Item[] = [
       { id: "b", group: "g", rank: 2 },
