@@ -30,9 +30,27 @@ describe.skipIf(!available && !process.env["CI"])("browser (Chromium, IndexedDB)
       logLevel: "silent",
     });
     const script = bundle.outputFiles[0]!.text;
+    const worker = (
+      await build({
+        entryPoints: [join(import.meta.dirname, "browser", "worker.ts")],
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        // Workers have no DOM: the `worker` condition picks DOM-free builds of dependencies (the
+        // markdown parser's entity decoder uses `document` in its `browser` build).
+        conditions: ["worker"],
+        write: false,
+        logLevel: "silent",
+      })
+    ).outputFiles[0]!.text;
     server = createServer((request, response) => {
       if (request.url === "/app.js") {
         response.writeHead(200, { "content-type": "text/javascript" }).end(script);
+      } else if (request.url === "/worker.js") {
+        response.writeHead(200, { "content-type": "text/javascript" }).end(worker);
+      } else if (request.url?.startsWith("/v1/")) {
+        // Only the service worker may answer the API: reaching the server is a failure.
+        response.writeHead(599).end();
       } else {
         response
           .writeHead(200, { "content-type": "text/html" })
@@ -47,8 +65,8 @@ describe.skipIf(!available && !process.env["CI"])("browser (Chromium, IndexedDB)
     rmSync(profile, { recursive: true, force: true });
   });
 
-  it("writes content in a page and reads it back after a reload", async () => {
-    const context = await chromium.launchPersistentContext(profile, {
+  const launch = () =>
+    chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
       args: [
@@ -61,6 +79,9 @@ describe.skipIf(!available && !process.env["CI"])("browser (Chromium, IndexedDB)
         "--disable-sync",
       ],
     });
+
+  it("writes content in a page and reads it back after a reload", async () => {
+    const context = await launch();
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       const errors: string[] = [];
@@ -79,6 +100,38 @@ describe.skipIf(!available && !process.env["CI"])("browser (Chromium, IndexedDB)
         hits: 1,
       });
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("answers the page's /v1 requests from a service worker, without the server", async () => {
+    const context = await launch();
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(origin);
+      const results = await page.evaluate(async () => {
+        await navigator.serviceWorker.register("/worker.js", { type: "module" });
+        await navigator.serviceWorker.ready;
+        if (!navigator.serviceWorker.controller) {
+          await new Promise((resolve) =>
+            navigator.serviceWorker.addEventListener("controllerchange", resolve),
+          );
+        }
+        const headers = {
+          authorization: "Bearer dbt_service_worker_token",
+          "content-type": "application/json",
+        };
+        const created = await fetch("/v1/orgs", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ title: "In a worker" }),
+        });
+        const { id } = await created.json();
+        const read = await fetch(`/v1/orgs/${id}`, { headers });
+        return { created: created.status, read: read.status, title: (await read.json()).title };
+      });
+      expect(results).toEqual({ created: 201, read: 200, title: "In a worker" });
     } finally {
       await context.close();
     }
