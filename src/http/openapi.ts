@@ -10,6 +10,15 @@ export function openApiDocument(
   info: { title: string; version: string; serverUrl: string },
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas = new SharedSchemas();
+  const jsonSchema = (schema: z.ZodType, io: "input" | "output") => schemas.convert(schema, io);
+  const parametersOf = (schema: z.ZodObject<z.ZodRawShape> | undefined, where: "path" | "query") =>
+    Object.entries(schema?.shape ?? {}).map(([name, field]) => ({
+      name,
+      in: where,
+      required: where === "path" || !(field as z.ZodType).safeParse(undefined).success,
+      schema: jsonSchema(field as z.ZodType, "input"),
+    }));
   for (const operation of Object.values(operations)) {
     const parameters = [...parametersOf(operation.params, "path"), ...parametersOf(operation.query, "query")];
     const responses: Record<string, unknown> = {};
@@ -47,6 +56,7 @@ export function openApiDocument(
     security: [{ bearer: [] }],
     paths,
     components: {
+      schemas: schemas.components,
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
       responses: {
         Error: {
@@ -72,20 +82,49 @@ export function openApiDocument(
   };
 }
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
-  return rest;
-}
+/**
+ * Converts zod schemas to JSON Schema for the document. zod puts the definitions a schema needs
+ * (recursive ones, such as a page's child pages) in a local `$defs` with `#/$defs/...` references;
+ * inlined into the document those would resolve against its root, so each definition moves to
+ * `components.schemas` (one entry per distinct definition) and its references follow it.
+ */
+class SharedSchemas {
+  readonly components: Record<string, unknown> = {};
+  readonly #names = new Map<string, string>();
 
-function parametersOf(schema: z.ZodObject<z.ZodRawShape> | undefined, where: "path" | "query") {
-  if (!schema) return [];
-  return Object.entries(schema.shape).map(([name, field]) => ({
-    name,
-    in: where,
-    required: where === "path" || !(field as z.ZodType).safeParse(undefined).success,
-    schema: jsonSchema(field as z.ZodType, "input"),
-  }));
+  convert(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+    const {
+      $schema: _,
+      $defs,
+      ...rest
+    } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+    const renamed = new Map<string, string>();
+    const definitions = Object.entries(($defs ?? {}) as Record<string, unknown>);
+    // Names first, so that definitions referring to each other are rewritten consistently.
+    for (const [local, definition] of definitions)
+      renamed.set(local, this.#nameFor(JSON.stringify(definition)));
+    const rewrite = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(rewrite);
+      if (!node || typeof node !== "object") return node;
+      const copy: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(node)) {
+        const target =
+          key === "$ref" && typeof value === "string" ? /^#\/\$defs\/(.+)$/.exec(value)?.[1] : undefined;
+        copy[key] =
+          target && renamed.has(target) ? `#/components/schemas/${renamed.get(target)}` : rewrite(value);
+      }
+      return copy;
+    };
+    for (const [local, definition] of definitions) this.components[renamed.get(local)!] = rewrite(definition);
+    return rewrite(rest) as Record<string, unknown>;
+  }
+
+  #nameFor(key: string): string {
+    let name = this.#names.get(key);
+    if (!name) {
+      name = `Schema${this.#names.size + 1}`;
+      this.#names.set(key, name);
+    }
+    return name;
+  }
 }
