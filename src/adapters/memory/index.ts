@@ -12,14 +12,16 @@ import {
   type TableSchema,
   type WriteTransaction,
 } from "../../core/storage/index.js";
+import { SortedIndex } from "./sorted-index.js";
 
 /**
  * Storage in a JavaScript `Map`, for tests, demos and short-lived processes. Nothing survives the
  * process. Transactions run one at a time; a write transaction buffers its writes and applies them
  * in one synchronous step when its body resolves, so a failing body leaves nothing behind.
  *
- * Lists scan and sort the table on each call: fine for test doubles and small workspaces, and the
- * reason the SQLite adapter is the one to use for anything large.
+ * Each declared index keeps the committed rows' tuples sorted, so a list is a binary search and
+ * a walk. A transaction that has written to a table and then lists it scans that table instead,
+ * merging its pending writes: simple, and rare enough not to matter.
  *
  * @example
  * ```ts
@@ -29,7 +31,10 @@ import {
  * ```
  */
 export function memoryStorage(): Storage {
-  const tables = new Map<string, { schema: TableSchema; rows: Map<string, StoredRecord> }>();
+  const tables = new Map<
+    string,
+    { schema: TableSchema; rows: Map<string, StoredRecord>; indexes: Map<string, SortedIndex> }
+  >();
   const lock = new Mutex();
   let closed = false;
 
@@ -74,12 +79,26 @@ export function memoryStorage(): Storage {
         return record === undefined ? undefined : (structuredClone(record) as T);
       },
       async list<T extends StoredRecord>(name: string, query: ListQuery) {
+        const { schema, rows, indexes } = table(name);
+        if (!pending?.get(name)?.size) {
+          checkQuery(schema, query);
+          const keys = indexes
+            .get(query.index)!
+            .keys(query.where ?? [], query.after, !!query.reverse, query.limit ?? Infinity);
+          return keys.map((key) => structuredClone(rows.get(key)) as T);
+        }
         const matches = scan(name, query);
         const limited = query.limit === undefined ? matches : matches.slice(0, query.limit);
         return limited.map(({ record }) => structuredClone(record) as T);
       },
       async count(name, query) {
-        return scan(name, query).length;
+        const { schema, indexes } = table(name);
+        if (!pending?.get(name)?.size) {
+          checkQuery(schema, query);
+          return indexes.get(query.index)!.count(query.where ?? []);
+        }
+        // `count` ignores `after`, `limit` and `reverse` (see the port), whatever the caller passes.
+        return scan(name, { index: query.index, ...(query.where ? { where: query.where } : {}) }).length;
       },
       async put(name, record) {
         if (!pending) throw new Error("put() needs a write transaction");
@@ -106,8 +125,14 @@ export function memoryStorage(): Storage {
     async init(schema: StorageSchema) {
       ensureOpen();
       for (const definition of schema.tables) {
-        const existing = tables.get(definition.name);
-        tables.set(definition.name, { schema: definition, rows: existing?.rows ?? new Map() });
+        const rows = tables.get(definition.name)?.rows ?? new Map<string, StoredRecord>();
+        const indexes = new Map<string, SortedIndex>();
+        for (const [index, fields] of Object.entries(definition.indexes)) {
+          const sorted = new SortedIndex(fields, definition.key);
+          for (const record of rows.values()) sorted.update(undefined, record);
+          indexes.set(index, sorted);
+        }
+        tables.set(definition.name, { schema: definition, rows, indexes });
       }
     },
     read<T>(fn: (tx: ReadTransaction) => Promise<T>) {
@@ -122,8 +147,10 @@ export function memoryStorage(): Storage {
         const pending = new Map<string, Map<string, StoredRecord | null>>();
         const result = await fn(transaction(pending));
         for (const [name, overlay] of pending) {
-          const rows = table(name).rows;
+          const { rows, indexes } = table(name);
           for (const [key, record] of overlay) {
+            const before = rows.get(key);
+            for (const index of indexes.values()) index.update(before, record ?? undefined);
             if (record) rows.set(key, record);
             else rows.delete(key);
           }
