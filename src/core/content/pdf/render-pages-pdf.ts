@@ -5,7 +5,7 @@ import { gfm } from "micromark-extension-gfm";
 import { PDFDocument } from "pdf-lib";
 import { LayoutCursor } from "./cursor.js";
 import { createLayout } from "./layout.js";
-import { DOCUMENT_TITLE, FOOTER, GAP, PAGE, embedFonts, pageTitleStyle, type Fonts } from "./theme.js";
+import { BODY, DOCUMENT_TITLE, FOOTER, GAP, PAGE, embedFonts, pageTitleStyle, type Fonts } from "./theme.js";
 import { toWinAnsi } from "./win-ansi.js";
 
 export interface PdfPageInput {
@@ -62,7 +62,8 @@ export async function renderPagesPdf(input: RenderPagesPdfInput): Promise<Uint8A
   input.pages.forEach((page, index) => {
     const style = pageTitleStyle(Math.max(0, Math.floor(page.depth)));
     if (index > 0) cursor.gap(GAP.page);
-    cursor.keep(style.lineHeight + 3 * GAP.block + 2 * style.size);
+    // A page title is never the last line of a PDF page: two lines of its body come with it.
+    cursor.keep(style.lineHeight + GAP.block + 2 * BODY.lineHeight);
     cursor.write([{ text: toWinAnsi(page.title), style: { font: "bold" } }], frame, style);
     cursor.gap(GAP.block);
     layout.blocks(parseMarkdown(page.markdown).children, frame);

@@ -31,13 +31,16 @@ export const TABLE = { cellPadding: 4 } as const;
 
 /** Markdown headings, `#` to `######`. */
 export function headingStyle(level: number) {
-  const size = [16, 14, 12.5, 11.5, 11, 11][level - 1] ?? 11;
+  const size = [15, 13.5, 12, 11.5, 11, 11][level - 1] ?? 11;
   return { size, lineHeight: size * 1.35, color: COLORS.text };
 }
 
-/** Page titles shrink with the page's depth in the table of contents, down to 13pt. */
+/**
+ * Page titles shrink with the page's depth in the table of contents, 20pt to 16pt: never below a
+ * `#` heading inside the page, which belongs under the title.
+ */
 export function pageTitleStyle(depth: number) {
-  const size = Math.max(13, 20 - 2.5 * depth);
+  const size = Math.max(16, 20 - 2 * depth);
   return { size, lineHeight: size * 1.3, color: COLORS.text };
 }
 
