@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { queryBoolean } from "../shared/schema.js";
 import { evaluateMarkdown, markdownToDocument } from "./document/index.js";
-import type { RevisionContent } from "./revisions.js";
 import type { TreeNode } from "./tree.js";
 
 /**
@@ -27,7 +26,7 @@ export interface PageBodyQuery {
 /** Space-level variables: none can be set yet, so expressions see only the page's own. */
 const SPACE_VARIABLES: Readonly<Record<string, string>> = {};
 
-export function pageBody(_content: RevisionContent, query: PageBodyQuery) {
+export function pageBody(query: PageBodyQuery) {
   return (node: TreeNode): { markdown: string } | { document: Record<string, unknown> } => {
     let markdown = node.version.markdown;
     if (query.evaluated) {

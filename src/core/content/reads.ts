@@ -130,7 +130,7 @@ function readOperations(family: Family) {
       const { access, content } = await open(context, params as Record<string, string>);
       const node = pageTree(content).byId.get(params.pageId as string);
       if (!node) throw notFound(`Page "${String(params.pageId)}" not found`);
-      return presentPage(context, access.space, node, { children: true, body: pageBody(content, query) });
+      return presentPage(context, access.space, node, { children: true, body: pageBody(query) });
     },
   });
 
@@ -149,7 +149,7 @@ function readOperations(family: Family) {
       const path = (params.pagePath as string).replace(/^\/+|\/+$/g, "");
       const node = pageTree(content).byPath.get(path);
       if (!node) throw notFound(`No page at path "${path}"`);
-      return presentPage(context, access.space, node, { children: true, body: pageBody(content, query) });
+      return presentPage(context, access.space, node, { children: true, body: pageBody(query) });
     },
   });
 
