@@ -10,9 +10,17 @@ import { memoryStorage } from "../src/adapters/memory/index.js";
 import { sqliteStorage } from "../src/adapters/sqlite/index.js";
 import { startServer } from "../src/cli/serve.js";
 import type { Storage } from "../src/core/storage/port.js";
+import { defineTable } from "../src/core/storage/table.js";
+import { z } from "zod";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
-const schema = { tables: [{ name: "items", key: "id", indexes: { byGroup: ["group", "rank"] } }] };
+const items = defineTable({
+  name: "items",
+  key: "id",
+  indexes: { byGroup: ["group", "rank"] },
+  record: z.object({ id: z.string(), group: z.string(), rank: z.number(), title: z.string() }),
+});
+const schema = { tables: [items] };
 const ROWS = 10_000;
 
 async function time(label: string, operations: number, fn: () => Promise<void>) {
@@ -31,24 +39,24 @@ async function benchStorage(name: string, storage: Storage) {
   await time(`${name}: put ${ROWS} rows in one transaction`, ROWS, () =>
     storage.write(async (tx) => {
       for (let i = 0; i < ROWS; i++) {
-        await tx.put("items", { id: `item${i}`, group: `g${i % 10}`, rank: i, title: `Item ${i}` });
+        await tx.put(items, { id: `item${i}`, group: `g${i % 10}`, rank: i, title: `Item ${i}` });
       }
     }),
   );
   await time(`${name}: 1000 single-put transactions`, 1000, async () => {
     for (let i = 0; i < 1000; i++) {
-      await storage.write((tx) => tx.put("items", { id: `extra${i}`, group: "g0", rank: -i, title: "x" }));
+      await storage.write((tx) => tx.put(items, { id: `extra${i}`, group: "g0", rank: -i, title: "x" }));
     }
   });
   await time(`${name}: get by key`, ROWS, () =>
     storage.read(async (tx) => {
-      for (let i = 0; i < ROWS; i++) await tx.get("items", `item${i}`);
+      for (let i = 0; i < ROWS; i++) await tx.get(items, `item${i}`);
     }),
   );
   await time(`${name}: list pages of 100 on an index`, 100, () =>
     storage.read(async (tx) => {
       for (let i = 0; i < 100; i++)
-        await tx.list("items", { index: "byGroup", where: [`g${i % 10}`], limit: 100 });
+        await tx.list(items, { index: "byGroup", where: [`g${i % 10}`], limit: 100 });
     }),
   );
   await storage.close();

@@ -1,11 +1,21 @@
 import { LRUCache } from "lru-cache";
 import { createClient, type Client } from "./core/client.js";
-import { runDueJobs } from "./core/jobs.js";
-import { jobHandlers, operations, type Operations } from "./core/operations.js";
+import {
+  backgroundJobs,
+  listJobs,
+  type BackgroundContext,
+  type JobInfo,
+  type JobOptions,
+  type JobQuery,
+} from "./core/jobs/index.js";
+import { assemble, type OperationsOf, type ResourceModule } from "./core/module.js";
+import { MODULES } from "./core/modules.js";
+import type { Operations } from "./core/operations.js";
 import { DocsbaseError } from "./core/shared/errors.js";
+import { createSafeFetch, type SafeFetchOptions } from "./core/net/outbound.js";
 import { randomId, type Caller, type Context, type World } from "./core/shared/world.js";
 import type { Storage } from "./core/storage/port.js";
-import { storageSchema, tables, type UserRecord } from "./core/tables.js";
+import { usersTable } from "./core/users/tables.js";
 import { bootstrapOperator, type BootstrapResult } from "./core/users/bootstrap.js";
 import { callerForToken } from "./core/users/tokens.js";
 import { readDownload } from "./core/content/download.js";
@@ -31,23 +41,69 @@ export interface DocsbaseOptions {
   readonly cacheEntries?: number;
   /** Where unexpected errors go. Default: `console.error`. */
   readonly onError?: (error: unknown, request: Request) => void;
+  /**
+   * Background jobs: attempts before a job is kept as dead (default 8), lease length (default
+   * 5 minutes), and `onFailure`, told of each failed attempt. See docs/architecture.md.
+   */
+  readonly jobs?: JobOptions;
+  /**
+   * Lets outbound HTTP (`world.fetch`: OpenAPI URLs, integration events...) reach loopback,
+   * private, link-local and other non-public addresses, for local development. Default `false`.
+   */
+  readonly allowPrivateNetwork?: boolean;
+  /**
+   * Outbound HTTP: `transport` (default: the runtime's `fetch`), `resolveHost`, `timeoutMs`
+   * (default 10 s), `maxResponseBytes` (default 10 MiB), `maxRedirects` (default 5). The address
+   * rule applies around an injected transport too. See docs/architecture.md, "Outbound HTTP".
+   */
+  readonly outbound?: Omit<SafeFetchOptions, "allowPrivateNetwork">;
+  /**
+   * The host app's own authentication, tried on every HTTP request before the bearer token: the
+   * docsbase user a request stands for (from the host's session cookie, say), or null to fall back
+   * to `Authorization: Bearer`. The user must exist in docsbase; an unknown id answers 401.
+   */
+  readonly authenticate?: (request: Request) => Promise<HostIdentity | null> | HostIdentity | null;
+  /**
+   * Resource modules of the host's own, mounted beside docsbase's: their tables, operations
+   * (under `/v1`, in the OpenAPI document and the typed client), jobs and hooks.
+   */
+  readonly modules?: readonly ResourceModule[];
+}
+
+/** Who a host app says a request comes from: a docsbase user id. */
+export interface HostIdentity {
+  readonly userId: string;
 }
 
 /** Who an in-process client acts as. */
 export type ClientAuth = { readonly token: string } | { readonly userId: string };
 
-export interface Docsbase {
-  /** Serves the `/v1` API: usable as a fetch handler on any runtime. */
-  fetch(request: Request): Promise<Response>;
+export interface Docsbase<Ops extends Operations = Operations> {
+  /**
+   * Serves the `/v1` API: usable as a fetch handler on any runtime. Pass the platform's execution
+   * context (Hono's `c.executionCtx`, a Worker's `ctx`) to have a job queued due now by this
+   * request drained through its `waitUntil`.
+   *
+   * @example
+   * ```ts
+   * export default { fetch: (request, env, ctx) => docsbase.fetch(request, ctx) };
+   * ```
+   */
+  fetch(request: Request, context?: BackgroundContext): Promise<Response>;
   /** A typed in-process client acting as the given caller, with HTTP's validation and errors. */
-  as(auth: ClientAuth): Client<Operations>;
+  as(auth: ClientAuth): Client<Ops>;
   /** Ensures the operator user exists; see {@link BootstrapResult}. */
   bootstrap(options?: { token?: string }): Promise<BootstrapResult>;
-  /** Runs the background jobs due now (permanent deletions...). Returns how many ran. */
+  /**
+   * Runs the background jobs due now by the clock (permanent deletions...), including retries
+   * whose backoff has passed; resolves with how many it started, failed ones included.
+   */
   runJobs(): Promise<number>;
+  /** The stored jobs, queued, running and dead ones (with their last error); for inspection. */
+  jobs(query?: JobQuery): Promise<JobInfo[]>;
   /** The OpenAPI 3.1 document of the API. */
   openApi(): Record<string, unknown>;
-  /** Closes the storage. */
+  /** Starts no further job, waits for the jobs under way, then closes the storage. */
   close(): Promise<void>;
 }
 
@@ -69,7 +125,11 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
  * );
  * ```
  */
-export function createDocsbase(options: DocsbaseOptions): Docsbase {
+export function createDocsbase<const Extra extends readonly ResourceModule[] = []>(
+  options: DocsbaseOptions & { readonly modules?: Extra },
+): Docsbase<Operations & OperationsOf<Extra>> {
+  const api = assemble([...MODULES, ...(options.modules ?? [])]);
+  const operations = api.operations as Operations & OperationsOf<Extra>;
   const baseUrl = (options.baseUrl ?? "http://localhost").replace(/\/+$/, "");
   const world: World = {
     storage: options.storage,
@@ -78,9 +138,16 @@ export function createDocsbase(options: DocsbaseOptions): Docsbase {
     baseUrl,
     appUrl: (options.appUrl ?? baseUrl).replace(/\/+$/, ""),
     cache: new LRUCache<string, object>({ max: options.cacheEntries ?? 500 }),
+    fetch: createSafeFetch({
+      ...options.outbound,
+      allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+    }),
+    jobQueued: (runAt) => jobs.jobQueued(runAt),
+    lifecycle: api.lifecycle(() => world),
   };
+  const jobs = backgroundJobs(world, api.jobs, options.jobs);
   let initialized: Promise<void> | undefined;
-  const ready = () => (initialized ??= options.storage.init(storageSchema));
+  const ready = () => (initialized ??= options.storage.init(api.schema));
   const context = async (caller: Caller | null): Promise<Context> => {
     await ready();
     return { ...world, caller };
@@ -89,6 +156,13 @@ export function createDocsbase(options: DocsbaseOptions): Docsbase {
     await ready();
     return world.storage.read((tx) => callerForToken(tx, token));
   };
+  const callerOfUser = async (userId: string): Promise<Caller> => {
+    await ready();
+    const user = await world.storage.read((tx) => tx.get(usersTable, userId));
+    if (!user) throw new DocsbaseError("unauthorized", `No user "${userId}"`);
+    return { userId, operator: user.kind === "operator" };
+  };
+  const hostAuthenticate = options.authenticate;
   let document: Record<string, unknown> | undefined;
   const openApi = () =>
     (document ??= openApiDocument(operations, {
@@ -100,6 +174,14 @@ export function createDocsbase(options: DocsbaseOptions): Docsbase {
   const fetch = createFetchHandler({
     operations,
     authenticate,
+    ...(hostAuthenticate
+      ? {
+          authenticateRequest: async (request: Request) => {
+            const identity = await hostAuthenticate(request);
+            return identity ? callerOfUser(identity.userId) : null;
+          },
+        }
+      : {}),
     context,
     openApi,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -135,14 +217,13 @@ export function createDocsbase(options: DocsbaseOptions): Docsbase {
   });
 
   return {
-    fetch,
+    fetch: jobs.fetch(
+      fetch,
+      options.onError ?? ((error) => console.error("docsbase: background jobs failed", error)),
+    ),
     as(auth) {
       return createClient(operations, async () => {
-        if ("userId" in auth) {
-          const user = await world.storage.read((tx) => tx.get<UserRecord>(tables.users.name, auth.userId));
-          if (!user) throw new DocsbaseError("unauthorized", `No user "${auth.userId}"`);
-          return context({ userId: auth.userId, operator: user.kind === "operator" });
-        }
+        if ("userId" in auth) return context(await callerOfUser(auth.userId));
         const caller = await authenticate(auth.token);
         if (!caller) throw new DocsbaseError("unauthorized", "The token is not valid");
         return context(caller);
@@ -154,9 +235,16 @@ export function createDocsbase(options: DocsbaseOptions): Docsbase {
     },
     async runJobs() {
       await ready();
-      return runDueJobs(world, jobHandlers);
+      return jobs.run();
+    },
+    async jobs(query) {
+      await ready();
+      return listJobs(world, query);
     },
     openApi,
-    close: () => options.storage.close(),
+    async close() {
+      await jobs.stop();
+      await options.storage.close();
+    },
   };
 }

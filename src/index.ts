@@ -19,9 +19,46 @@ export type { AnyOperation, HttpMethod, Operation, OperationInput, EmptyObject }
 export type { BootstrapResult } from "./core/users/bootstrap.js";
 export { DocsbaseError, isDocsbaseError } from "./core/shared/errors.js";
 export type { ErrorCode } from "./core/shared/errors.js";
+export { createSafeFetch, type FetchFunction, type SafeFetchOptions } from "./core/net/outbound.js";
+export { OutboundError, isOutboundError, type OutboundErrorCode } from "./core/net/outbound-error.js";
+export { classifyAddress, type AddressKind } from "./core/net/ip.js";
+export type { ResolveHost } from "./core/net/resolve.js";
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./core/shared/pagination.js";
 export { MEMBER_ROLES } from "./core/shared/roles.js";
 export type { Role } from "./core/shared/roles.js";
 export type { Caller, Context, World } from "./core/shared/world.js";
 export type * from "./core/storage/port.js";
-export { storageSchema } from "./core/tables.js";
+export { storageSchema } from "./core/operations.js";
+export { defineModule } from "./core/module.js";
+export type { ResourceModule, LifecycleHooks, OperationsOf } from "./core/module.js";
+export { defineTable } from "./core/storage/table.js";
+export {
+  defineAccess,
+  anyCaller,
+  noToken,
+  operatorOnly,
+  requirePermission,
+  inOrganization,
+} from "./core/permissions/index.js";
+export type { AccessRule } from "./core/permissions/index.js";
+export { onSpace, onSpaceIfPresent, type SpaceScope } from "./core/spaces/access.js";
+export { scheduleJob, type JobHandler } from "./core/jobs/index.js";
+export { keyed } from "./core/registry.js";
+export type { Scope, TransactionMode } from "./core/registry.js";
+export type { HostIdentity } from "./docsbase.js";
+export { createStorage } from "./core/storage/kit.js";
+export type {
+  BufferedEngine,
+  BufferedTransaction,
+  DirectEngine,
+  DirectTransaction,
+  EngineQuery,
+  EngineRange,
+  EngineReader,
+  StorageEngine,
+  TableWrites,
+} from "./core/storage/engine.js";
+export { onCollection, onCollectionIfPresent } from "./core/collections/access.js";
+export { onChangeRequest, onContent } from "./core/content/access.js";
+export { onTeam } from "./core/teams/access.js";
+export type { BackgroundContext, JobInfo, JobOptions, JobQuery, JobHandlers } from "./core/jobs/index.js";

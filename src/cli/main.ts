@@ -3,10 +3,12 @@ import { parseArgs } from "node:util";
 import { startServer } from "./serve.js";
 
 const USAGE = `Usage: docsbase serve [--port 8787] [--host 127.0.0.1] [--db ./docsbase.sqlite | --memory]
-                      [--base-url URL]
+                      [--base-url URL] [--allow-private-network]
 
 Serves the docsbase /v1 API. On an empty database it creates the operator user and prints its
-token once; set DOCSBASE_ADMIN_TOKEN to choose the operator's token instead.`;
+token once; set DOCSBASE_ADMIN_TOKEN to choose the operator's token instead.
+--allow-private-network (or DOCSBASE_ALLOW_PRIVATE_NETWORK=1) lets outbound HTTP reach loopback
+and private addresses, for local development.`;
 
 /** Runs the command line; returns the exit code for errors found before serving. */
 export async function main(argv: string[]): Promise<number> {
@@ -29,6 +31,7 @@ export async function main(argv: string[]): Promise<number> {
         db: { type: "string", default: "./docsbase.sqlite" },
         memory: { type: "boolean", default: false },
         "base-url": { type: "string" },
+        "allow-private-network": { type: "boolean", default: false },
       },
       strict: true,
     }));
@@ -46,6 +49,13 @@ export async function main(argv: string[]): Promise<number> {
     console.error("DOCSBASE_ADMIN_TOKEN must be at least 16 characters long");
     return 1;
   }
+  const allowFromEnv = (process.env["DOCSBASE_ALLOW_PRIVATE_NETWORK"] ?? "").toLowerCase();
+  if (!["", "0", "false", "1", "true"].includes(allowFromEnv)) {
+    console.error("DOCSBASE_ALLOW_PRIVATE_NETWORK must be 1 or true (or 0, false, empty)");
+    return 1;
+  }
+  const allowPrivateNetwork =
+    values["allow-private-network"] || allowFromEnv === "1" || allowFromEnv === "true";
   const starting = startServer({
     port,
     host: values.host,
@@ -53,6 +63,7 @@ export async function main(argv: string[]): Promise<number> {
     memory: values.memory,
     ...(values["base-url"] ? { baseUrl: values["base-url"] } : {}),
     ...(adminToken ? { adminToken } : {}),
+    allowPrivateNetwork,
   });
   // Handlers go in before the server announces itself, so a signal right after start is graceful.
   const shutdown = (signal: string) => {

@@ -3,21 +3,27 @@ import { invoke } from "./invoke.js";
 import type { AnyOperation } from "./registry.js";
 import type { Context } from "./shared/world.js";
 
-/** The input type of an object schema; `{}` for an empty one (zod types it `Record<string, never>`). */
-type ObjectInput<S> = S extends z.ZodObject<infer Shape> ? (keyof Shape extends never ? {} : z.input<S>) : {};
+/** The input type of an object schema; no keys for an empty one (zod types it `Record<string, never>`). */
+type ObjectInput<S> =
+  S extends z.ZodObject<infer Shape>
+    ? keyof Shape extends never
+      ? Record<never, never>
+      : z.input<S>
+    : Record<never, never>;
 
 /** The input of an in-process call: path and query parameters side by side, and `body`. */
 export type ClientInput<O extends AnyOperation> = ObjectInput<NonNullable<O["params"]>> &
   ObjectInput<NonNullable<O["query"]>> &
-  BodyInput<O["body"]>;
+  BodyInput<NonNullable<O["body"]>>;
 
-type BodyInput<B> = [B] extends [undefined]
-  ? {}
+/** `body`, required unless its schema accepts `undefined`; absent for operations without one. */
+type BodyInput<B> = [B] extends [z.ZodUndefined]
+  ? Record<never, never>
   : B extends z.ZodType
     ? undefined extends z.input<B>
       ? { body?: z.input<B> }
       : { body: z.input<B> }
-    : {};
+    : Record<never, never>;
 
 /** The result of an in-process call: the response body (`undefined` for no-content answers). */
 export type ClientOutput<O extends AnyOperation> =
@@ -25,7 +31,7 @@ export type ClientOutput<O extends AnyOperation> =
 
 /** A typed in-process client: one async method per operation of the registry. */
 export type Client<Ops extends Record<string, AnyOperation>> = {
-  [K in keyof Ops]: {} extends ClientInput<Ops[K]>
+  [K in keyof Ops]: Record<never, never> extends ClientInput<Ops[K]>
     ? (input?: ClientInput<Ops[K]>) => Promise<ClientOutput<Ops[K]>>
     : (input: ClientInput<Ops[K]>) => Promise<ClientOutput<Ops[K]>>;
 };

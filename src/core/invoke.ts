@@ -3,6 +3,7 @@ import { Reply, type AnyOperation } from "./registry.js";
 import { badRequest, unauthorized } from "./shared/errors.js";
 import { describeIssues } from "./shared/schema.js";
 import type { Context } from "./shared/world.js";
+import type { ReadTransaction } from "./storage/port.js";
 
 /** Unvalidated input, as it arrives from HTTP or from the in-process client. */
 export interface RawInput {
@@ -21,15 +22,28 @@ export interface Outcome {
 const EMPTY = z.object({});
 
 /**
- * Validates raw input against an operation's schemas and runs it. HTTP and the in-process client
- * both come through here, so they accept and refuse exactly the same input.
+ * Validates raw input against an operation's schemas, resolves its access rule and runs it. HTTP
+ * and the in-process client both come through here, so they accept and refuse exactly the same
+ * input. The rule resolves in the operation's own transaction (or, for `transaction: "none"`, in
+ * a read transaction of its own), so `run` works on exactly what was checked.
  */
 export async function invoke(operation: AnyOperation, context: Context, raw: RawInput): Promise<Outcome> {
-  if (operation.authenticated !== false && !context.caller) throw unauthorized();
+  if (operation.access.authenticated && !context.caller) throw unauthorized();
   const params = parse("path", operation.params ?? EMPTY, raw.params);
   const query = parse("query", operation.query ?? EMPTY, raw.query);
   const body = operation.body ? parse("body", operation.body, raw.body) : undefined;
-  const result = await operation.run(context, { params, query, body });
+  const input = { params, query, body };
+  const resolve = (tx: ReadTransaction) => operation.access.resolve(tx, context, params);
+  let result: unknown;
+  if (operation.transaction === "none") {
+    const loaded = await context.storage.read(resolve);
+    result = await operation.run({ ...context, ...loaded, tx: undefined }, input);
+  } else {
+    const transaction = operation.transaction === "write" ? context.storage.write : context.storage.read;
+    result = await transaction.call(context.storage, async (tx) =>
+      operation.run({ ...context, ...(await resolve(tx)), tx }, input),
+    );
+  }
   if (result instanceof Reply) return { status: result.status, body: result.body, headers: result.headers };
   return { status: operation.status ?? 200, body: result, headers: {} };
 }

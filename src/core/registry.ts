@@ -1,5 +1,7 @@
 import { z } from "zod";
+import type { AccessRule } from "./permissions/rule.js";
 import type { Context } from "./shared/world.js";
+import type { ReadTransaction, WriteTransaction } from "./storage/port.js";
 
 /**
  * The operation registry's building block. Each operation of the API is declared exactly once
@@ -12,6 +14,8 @@ export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 /** A zod object schema of any shape: path parameters and query strings are always objects. */
 export type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
 /** The schema of an operation without path parameters or query. */
+// zod spells the shape of an object without keys `{}`.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export type EmptyObject = z.ZodObject<{}>;
 
 /** A response other than "200 with this JSON body": a status, an optional body and headers. */
@@ -38,12 +42,33 @@ export interface OperationInput<P extends AnyObjectSchema, Q extends AnyObjectSc
   readonly body: z.output<B>;
 }
 
+/**
+ * Where `run` executes. `read` and `write` (the defaults for GET and for other methods): inside one
+ * storage transaction that the access rule also resolved in, handed to `run` as `tx`. `none`: the
+ * rule resolves in a read transaction of its own and `run` opens its own transactions, for work
+ * that must not hold one (rendering a PDF, building a search index).
+ */
+export type TransactionMode = "read" | "write" | "none";
+
+/** The transaction `run` receives for a mode. */
+export type TransactionOf<T extends TransactionMode> = T extends "write"
+  ? WriteTransaction
+  : T extends "read"
+    ? ReadTransaction
+    : undefined;
+
+/** What `run` receives: the context, the transaction, and what the access rule loaded. */
+export type Scope<L extends object, T extends TransactionMode> = Context &
+  L & { readonly tx: TransactionOf<T> };
+
 export interface Operation<
   Id extends string = string,
   P extends AnyObjectSchema = AnyObjectSchema,
   Q extends AnyObjectSchema = AnyObjectSchema,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
+  L extends object = object,
+  T extends TransactionMode = TransactionMode,
 > {
   /** The reference `operationId`, or our own for extensions (DESIGN.md, "Extensions"). */
   readonly id: Id;
@@ -58,8 +83,13 @@ export interface Operation<
    * sends it.
    */
   readonly restParam?: string;
-  /** `false` for the few operations reachable without a token. */
-  readonly authenticated?: boolean;
+  /**
+   * What the caller needs (see `src/core/permissions`): resolved before `run`, in its
+   * transaction; `run` receives what it loaded. Also named in the OpenAPI document.
+   */
+  readonly access: AccessRule<L, z.output<P>>;
+  /** Where `run` executes; see {@link TransactionMode}. */
+  readonly transaction: T;
   readonly params?: P;
   readonly query?: Q;
   /** Request body; omit for operations that take none (a body sent anyway is ignored). */
@@ -70,21 +100,77 @@ export interface Operation<
   readonly status?: 200 | 201;
   /** Statuses answered with no body, for the OpenAPI document (e.g. `[204, 205]` for deletes). */
   readonly emptyStatuses?: readonly number[];
-  /** The implementation: a pure async function of the context and the validated input. */
-  readonly run: (context: Context, input: OperationInput<P, Q, B>) => Promise<z.input<R> | Reply<z.input<R>>>;
+  /**
+   * The implementation: a pure async function of its scope (context, transaction, what the access
+   * rule loaded) and the validated input.
+   */
+  readonly run: (
+    scope: Scope<L, T>,
+    input: OperationInput<P, Q, B>,
+  ) => Promise<z.input<R> | Reply<z.input<R>>>;
 }
 
-/** Declares an operation; the identity function, there for type inference. */
+/** An operation as declared: `transaction` defaults by method (GET reads, the others write). */
+export type OperationDeclaration<
+  Id extends string,
+  M extends HttpMethod,
+  P extends AnyObjectSchema,
+  Q extends AnyObjectSchema,
+  B extends z.ZodType,
+  R extends z.ZodType,
+  L extends object,
+  T extends TransactionMode,
+> = Omit<Operation<Id, P, Q, B, R, L, T>, "transaction" | "method"> & {
+  readonly method: M;
+  readonly transaction?: T;
+};
+
+/**
+ * Declares an operation. The transaction mode defaults to `read` for GET and `write` otherwise.
+ *
+ * @example
+ * ```ts
+ * export const getNote = defineOperation({
+ *   id: "getNote",
+ *   method: "get",
+ *   path: "/spaces/{spaceId}/notes/{noteId}",
+ *   tag: "notes",
+ *   summary: "Get a note",
+ *   access: onSpace("view"),
+ *   params: z.object({ spaceId: pathParam(), noteId: pathParam() }),
+ *   response: noteSchema,
+ *   async run({ tx, space }, { params }) {
+ *     return present(await tx.get(notesTable, params.noteId));
+ *   },
+ * });
+ * ```
+ */
 export function defineOperation<
   const Id extends string,
+  const M extends HttpMethod,
   P extends AnyObjectSchema = EmptyObject,
   Q extends AnyObjectSchema = EmptyObject,
   B extends z.ZodType = z.ZodUndefined,
   R extends z.ZodType = z.ZodVoid,
->(operation: Operation<Id, P, Q, B, R>): Operation<Id, P, Q, B, R> {
-  return operation;
+  L extends object = object,
+  const T extends TransactionMode = M extends "get" ? "read" : "write",
+>(operation: OperationDeclaration<Id, M, P, Q, B, R, L, T>): Operation<Id, P, Q, B, R, L, T> {
+  const transaction = operation.transaction ?? (operation.method === "get" ? "read" : "write");
+  return { ...operation, transaction } as Operation<Id, P, Q, B, R, L, T>;
 }
 
 /** Any registered operation, erased for generic loops (HTTP, OpenAPI, client). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = Operation<string, any, any, any, any>;
+export type AnyOperation = Operation<string, any, any, any, any, any, any>;
+
+/**
+ * Operations keyed by their literal ids: `keyed([a, b])` is `{ [a.id]: a, [b.id]: b }` for the
+ * compiler too, so families built by a function keep their ids in `Client<Operations>`.
+ */
+export function keyed<const Ops extends readonly AnyOperation[]>(
+  operations: Ops,
+): { [O in Ops[number] as O["id"]]: O } {
+  return Object.fromEntries(operations.map((operation) => [operation.id, operation])) as {
+    [O in Ops[number] as O["id"]]: O;
+  };
+}

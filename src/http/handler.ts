@@ -10,6 +10,11 @@ export interface HandlerOptions {
   readonly operations: Readonly<Record<string, AnyOperation>>;
   /** The caller a bearer token stands for, or null for an unknown token. */
   readonly authenticate: (token: string) => Promise<Caller | null>;
+  /**
+   * The host app's own authentication, tried before the bearer token: the caller a request stands
+   * for (its session cookie, say), or null to fall back to the Authorization header.
+   */
+  readonly authenticateRequest?: (request: Request) => Promise<Caller | null>;
   /** The context of one call, once its caller is known. */
   readonly context: (caller: Caller | null) => Promise<Context>;
   /** The OpenAPI document served at `/v1/openapi.json`. */
@@ -76,6 +81,8 @@ async function serve(operation: AnyOperation, request: IRequest, options: Handle
 }
 
 async function callerOf(request: Request, options: HandlerOptions): Promise<Caller | null> {
+  const hosted = await options.authenticateRequest?.(request);
+  if (hosted) return hosted;
   const header = request.headers.get("authorization");
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

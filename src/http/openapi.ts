@@ -35,8 +35,10 @@ export function openApiDocument(
     (paths[operation.path] ??= {})[operation.method] = {
       operationId: operation.id,
       summary: operation.summary,
+      description: `Access: ${operation.access.summary}.`,
+      "x-docsbase-access": operation.access.summary,
       tags: [operation.tag],
-      ...(operation.authenticated === false ? { security: [] } : {}),
+      ...(operation.access.authenticated ? {} : { security: [] }),
       ...(parameters.length ? { parameters } : {}),
       ...(operation.body
         ? {

@@ -7,4 +7,11 @@
  */
 export { createTestDocsbase } from "./double.js";
 export type { TestDocsbase } from "./double.js";
-export { storageContract, contractSchema, type StorageContractOptions } from "./storage-contract.js";
+export {
+  storageContract,
+  contractSchema,
+  contractTables,
+  type Counter,
+  type Item,
+  type StorageContractOptions,
+} from "./storage-contract.js";

@@ -1,24 +1,4 @@
-import type { IndexValue, Storage, StorageSchema, StoredRecord } from "../core/storage/index.js";
-
-/**
- * The schema the contract suite runs against: one table with single- and multi-field indexes over
- * string and number fields, and one small table for counters.
- */
-export const contractSchema: StorageSchema = {
-  tables: [
-    {
-      name: "items",
-      key: "id",
-      indexes: {
-        byRank: ["rank"],
-        byName: ["name"],
-        byGroupRank: ["group", "rank"],
-        byGroupName: ["group", "name"],
-      },
-    },
-    { name: "counters", key: "id", indexes: { byValue: ["value"] } },
-  ],
-};
+import type { IndexValue, Storage, StorageSchema, StoredRecord, Table } from "../core/storage/index.js";
 
 /** A record of the `items` table. Fields other than `id` may hold anything JSON. */
 export interface Item extends StoredRecord {
@@ -28,6 +8,34 @@ export interface Item extends StoredRecord {
   name?: unknown;
 }
 
+/** A record of the `counters` table. */
+export interface Counter extends StoredRecord {
+  id: string;
+  value: number;
+}
+
+/**
+ * The tables the contract suite runs against: one with single- and multi-field indexes over string
+ * and number fields, and one small table for counters.
+ */
+export const itemsTable: Table<Item> = {
+  name: "items",
+  key: "id",
+  indexes: {
+    byRank: ["rank"],
+    byName: ["name"],
+    byGroupRank: ["group", "rank"],
+    byGroupName: ["group", "name"],
+  },
+};
+export const countersTable: Table<Counter> = { name: "counters", key: "id", indexes: { byValue: ["value"] } };
+
+/** The contract suite's table handles, for adapters' own tests. */
+export const contractTables = { items: itemsTable, counters: countersTable };
+
+/** The schema of {@link contractTables}, which every contract test's storage is initialised with. */
+export const contractSchema: StorageSchema = { tables: [itemsTable, countersTable] };
+
 /** What each contract test gets: the storage under test, opened and initialised. */
 export interface ContractContext {
   readonly storage: Storage;
@@ -36,7 +44,11 @@ export interface ContractContext {
 }
 
 /** Writes records in one transaction. */
-export async function seed(storage: Storage, table: string, records: readonly StoredRecord[]): Promise<void> {
+export async function seed<R extends object>(
+  storage: Storage,
+  table: Table<R>,
+  records: readonly R[],
+): Promise<void> {
   await storage.write(async (tx) => {
     for (const record of records) await tx.put(table, record);
   });
@@ -61,7 +73,7 @@ export async function pageAll(
   let after: IndexValue[] | undefined;
   for (let pages = 0; pages < 1000; pages++) {
     const page = await storage.read((tx) =>
-      tx.list<Item>("items", {
+      tx.list(itemsTable, {
         index: query.index,
         where: query.where,
         reverse: query.reverse,

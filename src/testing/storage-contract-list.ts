@@ -1,19 +1,27 @@
 import { describe, expect, it } from "vitest";
 import type { IndexValue, ListQuery } from "../core/storage/index.js";
-import { cursor, ids, pageAll, seed, type ContractContext, type Item } from "./storage-contract-fixture.js";
+import {
+  cursor,
+  ids,
+  itemsTable,
+  pageAll,
+  seed,
+  type ContractContext,
+  type Item,
+} from "./storage-contract-fixture.js";
 
 /** Index queries: order, `where`, `reverse`, `limit`, `after`, indexability and `count`. */
 export function listContract(ctx: ContractContext): void {
-  const list = (query: ListQuery) => ctx.storage.read((tx) => tx.list<Item>("items", query));
+  const list = (query: ListQuery) => ctx.storage.read((tx) => tx.list(itemsTable, query));
   const count = (index: string, where?: IndexValue[]) =>
-    ctx.storage.read((tx) => tx.count("items", { index, where }));
+    ctx.storage.read((tx) => tx.count(itemsTable, { index, where }));
 
   describe("order", () => {
     it("orders numbers numerically, integers and reals alike", async () => {
       const ranks = [10, 2, 1.5, -3, 0, 2.25, 100, 1e-9, -0.5, 1e21];
       await seed(
         ctx.storage,
-        "items",
+        itemsTable,
         ranks.map((rank, i) => ({ id: `i${i}`, rank })),
       );
       const listed = await list({ index: "byRank" });
@@ -24,7 +32,7 @@ export function listContract(ctx: ContractContext): void {
       const names = ["b", "B", "a", "10", "9", "_", "a b", "ab", "A", "", "~"];
       await seed(
         ctx.storage,
-        "items",
+        itemsTable,
         names.map((name, i) => ({ id: `i${i}`, name })),
       );
       const listed = await list({ index: "byName" });
@@ -34,7 +42,7 @@ export function listContract(ctx: ContractContext): void {
     it("breaks ties by primary key, in both directions", async () => {
       await seed(
         ctx.storage,
-        "items",
+        itemsTable,
         ["c", "a", "d", "b"].map((id) => ({ id, rank: 1 })),
       );
       expect(ids(await list({ index: "byRank" }))).toEqual(["a", "b", "c", "d"]);
@@ -47,7 +55,7 @@ export function listContract(ctx: ContractContext): void {
         { id: `a${i}`, group: "g", rank },
         { id: `b${i}`, group: "g", rank },
       ]);
-      await seed(ctx.storage, "items", items);
+      await seed(ctx.storage, itemsTable, items);
       const sorted = [...ranks].sort((a, b) => a - b);
       expect((await list({ index: "byRank" })).map((item) => item.rank)).toEqual(
         sorted.flatMap((r) => [r, r]),
@@ -71,7 +79,7 @@ export function listContract(ctx: ContractContext): void {
     ];
 
     it("fixes a prefix of the index fields by equality", async () => {
-      await seed(ctx.storage, "items", items);
+      await seed(ctx.storage, itemsTable, items);
       expect(ids(await list({ index: "byGroupRank", where: ["g1"] }))).toEqual(["b", "a", "d"]);
       expect(ids(await list({ index: "byGroupRank", where: ["g1", 3] }))).toEqual(["a", "d"]);
       expect(ids(await list({ index: "byGroupRank", where: ["g3"] }))).toEqual([]);
@@ -80,7 +88,7 @@ export function listContract(ctx: ContractContext): void {
     });
 
     it("never equates a string with a number", async () => {
-      await seed(ctx.storage, "items", [
+      await seed(ctx.storage, itemsTable, [
         { id: "s", group: "1", rank: 1 },
         { id: "n", group: 1, rank: 1 },
       ]);
@@ -90,7 +98,7 @@ export function listContract(ctx: ContractContext): void {
     });
 
     it("counts what list returns", async () => {
-      await seed(ctx.storage, "items", [
+      await seed(ctx.storage, itemsTable, [
         ...items,
         { id: "f", group: "g1" },
         { id: "g", group: "g1", rank: null },
@@ -111,7 +119,7 @@ export function listContract(ctx: ContractContext): void {
     }));
 
     it("reverses the order, with and without where", async () => {
-      await seed(ctx.storage, "items", items);
+      await seed(ctx.storage, itemsTable, items);
       const forward = ids(await list({ index: "byGroupRank" }));
       expect(ids(await list({ index: "byGroupRank", reverse: true }))).toEqual([...forward].reverse());
       const odd = ids(await list({ index: "byGroupRank", where: ["odd"] }));
@@ -121,7 +129,7 @@ export function listContract(ctx: ContractContext): void {
     });
 
     it("limits the number of records", async () => {
-      await seed(ctx.storage, "items", items);
+      await seed(ctx.storage, itemsTable, items);
       const all = ids(await list({ index: "byRank" }));
       expect(ids(await list({ index: "byRank", limit: 3 }))).toEqual(all.slice(0, 3));
       expect(ids(await list({ index: "byRank", limit: 0 }))).toEqual([]);
@@ -132,7 +140,7 @@ export function listContract(ctx: ContractContext): void {
     });
 
     it("resumes strictly after the cursor", async () => {
-      await seed(ctx.storage, "items", items);
+      await seed(ctx.storage, itemsTable, items);
       const all = await list({ index: "byGroupRank" });
       for (const [i, item] of all.entries()) {
         const rest = await list({ index: "byGroupRank", after: cursor(item, ["group", "rank"]) });
@@ -150,7 +158,7 @@ export function listContract(ctx: ContractContext): void {
     });
 
     it("pages through every record once, forward and backward, with where", async () => {
-      await seed(ctx.storage, "items", items);
+      await seed(ctx.storage, itemsTable, items);
       for (const limit of [1, 2, 4]) {
         const all = await list({ index: "byGroupRank" });
         const paged = await pageAll(ctx.storage, { index: "byGroupRank", fields: ["group", "rank"], limit });
@@ -164,12 +172,12 @@ export function listContract(ctx: ContractContext): void {
     it("keeps pages stable when records are inserted between calls", async () => {
       await seed(
         ctx.storage,
-        "items",
+        itemsTable,
         ["a", "b", "c", "d", "e", "f"].map((id, i) => ({ id, rank: i * 10 })),
       );
       const first = await list({ index: "byRank", limit: 3 });
       expect(ids(first)).toEqual(["a", "b", "c"]);
-      await seed(ctx.storage, "items", [
+      await seed(ctx.storage, itemsTable, [
         { id: "before", rank: 5 }, // sorts before the cursor: not returned
         { id: "bb", rank: 20 }, // same rank as the cursor, smaller key: not returned
         { id: "cc", rank: 20 }, // same rank as the cursor, larger key: returned
@@ -184,7 +192,7 @@ export function listContract(ctx: ContractContext): void {
   describe("indexability", () => {
     it("leaves out records whose index fields are missing or not strings or numbers", async () => {
       const odd: unknown[] = [null, true, false, [1], { value: 1 }];
-      await seed(ctx.storage, "items", [
+      await seed(ctx.storage, itemsTable, [
         { id: "ok", group: "g", rank: 1, name: "n" },
         { id: "missing", group: "g", name: "n" },
         ...odd.map((rank, i) => ({ id: `odd${i}`, group: "g", rank, name: "n" })),
@@ -194,15 +202,15 @@ export function listContract(ctx: ContractContext): void {
       expect(await count("byGroupRank", ["g"])).toBe(1);
       // Other indexes and get still see them.
       expect(await count("byGroupName", ["g", "n"])).toBe(7);
-      const stored = await ctx.storage.read((tx) => tx.get("items", "odd1"));
+      const stored = await ctx.storage.read((tx) => tx.get(itemsTable, "odd1"));
       expect(stored).toEqual({ id: "odd1", group: "g", rank: true, name: "n" });
     });
 
     it("moves a record in and out of an index when it is replaced", async () => {
-      await seed(ctx.storage, "items", [{ id: "x", rank: 1 }]);
-      await seed(ctx.storage, "items", [{ id: "x", rank: false }]);
+      await seed(ctx.storage, itemsTable, [{ id: "x", rank: 1 }]);
+      await seed(ctx.storage, itemsTable, [{ id: "x", rank: false }]);
       expect(await count("byRank")).toBe(0);
-      await seed(ctx.storage, "items", [{ id: "x", rank: 2 }]);
+      await seed(ctx.storage, itemsTable, [{ id: "x", rank: 2 }]);
       expect(await list({ index: "byRank" })).toEqual([{ id: "x", rank: 2 }]);
     });
   });

@@ -1,10 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ListQuery, Storage } from "../core/storage/index.js";
-import { contractSchema, ids, seed, type ContractContext, type Item } from "./storage-contract-fixture.js";
+import type { ListQuery, Storage, Table, WriteTransaction } from "../core/storage/index.js";
+import {
+  contractSchema,
+  countersTable,
+  ids,
+  itemsTable,
+  seed,
+  type ContractContext,
+  type Item,
+} from "./storage-contract-fixture.js";
 import { listContract } from "./storage-contract-list.js";
 import { transactionContract } from "./storage-contract-transactions.js";
 
-export { contractSchema } from "./storage-contract-fixture.js";
+export { contractSchema, contractTables, type Counter, type Item } from "./storage-contract-fixture.js";
 
 /** Options of {@link storageContract}. */
 export interface StorageContractOptions {
@@ -62,7 +70,7 @@ export function storageContract(
 }
 
 function recordContract(ctx: ContractContext): void {
-  const get = (id: string, table = "items") => ctx.storage.read((tx) => tx.get(table, id));
+  const get = (id: string, table: Table = itemsTable) => ctx.storage.read((tx) => tx.get(table, id));
 
   it("returns undefined for a missing key", async () => {
     expect(await get("nope")).toBeUndefined();
@@ -76,88 +84,106 @@ function recordContract(ctx: ContractContext): void {
       flags: { yes: true, no: false, none: null },
       nested: { list: [{ deep: ["x", { deeper: 1 }] }], empty: {}, none: [] },
     };
-    await seed(ctx.storage, "items", [record]);
+    await seed(ctx.storage, itemsTable, [record]);
     expect(await get("r1")).toEqual(record);
   });
 
   it("replaces the whole record on put", async () => {
-    await seed(ctx.storage, "items", [{ id: "a", rank: 1, name: "old", extra: true }]);
-    await seed(ctx.storage, "items", [{ id: "a", rank: 2 }]);
+    await seed(ctx.storage, itemsTable, [{ id: "a", rank: 1, name: "old", extra: true }]);
+    await seed(ctx.storage, itemsTable, [{ id: "a", rank: 2 }]);
     expect(await get("a")).toEqual({ id: "a", rank: 2 });
-    expect(await ctx.storage.read((tx) => tx.count("items", { index: "byName" }))).toBe(0);
+    expect(await ctx.storage.read((tx) => tx.count(itemsTable, { index: "byName" }))).toBe(0);
   });
 
   it("deletes, reporting whether the record existed", async () => {
-    await seed(ctx.storage, "items", [{ id: "a", rank: 1 }]);
-    expect(await ctx.storage.write((tx) => tx.delete("items", "a"))).toBe(true);
+    await seed(ctx.storage, itemsTable, [{ id: "a", rank: 1 }]);
+    expect(await ctx.storage.write((tx) => tx.delete(itemsTable, "a"))).toBe(true);
     expect(await get("a")).toBeUndefined();
-    expect(await ctx.storage.write((tx) => tx.delete("items", "a"))).toBe(false);
-    expect(await ctx.storage.write((tx) => tx.delete("items", "never"))).toBe(false);
-    expect(await ctx.storage.read((tx) => tx.list("items", { index: "byRank" }))).toEqual([]);
+    expect(await ctx.storage.write((tx) => tx.delete(itemsTable, "a"))).toBe(false);
+    expect(await ctx.storage.write((tx) => tx.delete(itemsTable, "never"))).toBe(false);
+    expect(await ctx.storage.read((tx) => tx.list(itemsTable, { index: "byRank" }))).toEqual([]);
   });
 
   it("keeps tables apart", async () => {
-    await seed(ctx.storage, "items", [{ id: "same", rank: 1 }]);
-    await seed(ctx.storage, "counters", [{ id: "same", value: 7 }]);
+    await seed(ctx.storage, itemsTable, [{ id: "same", rank: 1 }]);
+    await seed(ctx.storage, countersTable, [{ id: "same", value: 7 }]);
     expect(await get("same")).toEqual({ id: "same", rank: 1 });
-    expect(await get("same", "counters")).toEqual({ id: "same", value: 7 });
-    await ctx.storage.write((tx) => tx.delete("counters", "same"));
+    expect(await get("same", countersTable)).toEqual({ id: "same", value: 7 });
+    await ctx.storage.write((tx) => tx.delete(countersTable, "same"));
     expect(await get("same")).toEqual({ id: "same", rank: 1 });
   });
 
   it("isolates stored copies from the caller's objects", async () => {
     const record = { id: "a", rank: 1, tags: ["x"], meta: { n: 1 } };
     await ctx.storage.write(async (tx) => {
-      await tx.put("items", record);
+      await tx.put(itemsTable, record);
       record.rank = 2;
       record.tags.push("mutated after put");
-      const pending = await tx.get<typeof record>("items", "a");
+      const pending = (await tx.get(itemsTable, "a")) as typeof record | undefined;
       if (pending) pending.meta.n = 99;
-      expect(await tx.get("items", "a")).toEqual({ id: "a", rank: 1, tags: ["x"], meta: { n: 1 } });
+      expect(await tx.get(itemsTable, "a")).toEqual({ id: "a", rank: 1, tags: ["x"], meta: { n: 1 } });
     });
     const fetched = (await get("a")) as typeof record;
     fetched.tags.push("mutated after get");
     fetched.meta.n = 2;
-    const listed = await ctx.storage.read((tx) => tx.list<typeof record>("items", { index: "byRank" }));
+    const listed = await ctx.storage.read((tx) => tx.list(itemsTable, { index: "byRank" }));
     (listed[0] as typeof record).meta.n = 3;
     expect(await get("a")).toEqual({ id: "a", rank: 1, tags: ["x"], meta: { n: 1 } });
   });
 
   it("rejects a record without a string key", async () => {
-    await expect(ctx.storage.write((tx) => tx.put("items", { rank: 1 }))).rejects.toThrow();
-    await expect(ctx.storage.write((tx) => tx.put("items", { id: 5, rank: 1 }))).rejects.toThrow();
-    expect(await ctx.storage.read((tx) => tx.count("items", { index: "byRank" }))).toBe(0);
+    // The handle's record type forbids both; JavaScript callers and casts get the runtime check.
+    const untyped = itemsTable as Table;
+    await expect(ctx.storage.write((tx) => tx.put(untyped, { rank: 1 }))).rejects.toThrow();
+    await expect(ctx.storage.write((tx) => tx.put(untyped, { id: 5, rank: 1 }))).rejects.toThrow();
+    expect(await ctx.storage.read((tx) => tx.count(itemsTable, { index: "byRank" }))).toBe(0);
   });
 }
 
 function errorContract(ctx: ContractContext): void {
   it("keeps data when init runs again", async () => {
-    await seed(ctx.storage, "items", [{ id: "a", rank: 1 }]);
+    await seed(ctx.storage, itemsTable, [{ id: "a", rank: 1 }]);
     await ctx.storage.init(contractSchema);
     await ctx.storage.init(contractSchema);
-    expect(await ctx.storage.read((tx) => tx.list("items", { index: "byRank" }))).toEqual([
+    expect(await ctx.storage.read((tx) => tx.list(itemsTable, { index: "byRank" }))).toEqual([
       { id: "a", rank: 1 },
     ]);
   });
 
   it("rejects an unknown table in every operation", async () => {
     const unknown = /unknown table/i;
-    await expect(ctx.storage.read((tx) => tx.get("nope", "a"))).rejects.toThrow(unknown);
-    await expect(ctx.storage.read((tx) => tx.list("nope", { index: "byRank" }))).rejects.toThrow(unknown);
-    await expect(ctx.storage.read((tx) => tx.count("nope", { index: "byRank" }))).rejects.toThrow(unknown);
-    await expect(ctx.storage.write((tx) => tx.put("nope", { id: "a" }))).rejects.toThrow(unknown);
-    await expect(ctx.storage.write((tx) => tx.delete("nope", "a"))).rejects.toThrow(unknown);
+    // A handle whose table was never given to init, though shaped like one that was.
+    const nope: Table = { ...itemsTable, name: "nope" };
+    await expect(ctx.storage.read((tx) => tx.get(nope, "a"))).rejects.toThrow(unknown);
+    await expect(ctx.storage.read((tx) => tx.list(nope, { index: "byRank" }))).rejects.toThrow(unknown);
+    await expect(ctx.storage.read((tx) => tx.count(nope, { index: "byRank" }))).rejects.toThrow(unknown);
+    await expect(ctx.storage.write((tx) => tx.put(nope, { id: "a" }))).rejects.toThrow(unknown);
+    await expect(ctx.storage.write((tx) => tx.delete(nope, "a"))).rejects.toThrow(unknown);
   });
 
   it("rejects an unknown index", async () => {
     const unknown = /unknown index/i;
-    await expect(ctx.storage.read((tx) => tx.list("items", { index: "byNope" }))).rejects.toThrow(unknown);
-    await expect(ctx.storage.read((tx) => tx.count("items", { index: "byValue" }))).rejects.toThrow(unknown);
+    await expect(ctx.storage.read((tx) => tx.list(itemsTable, { index: "byNope" }))).rejects.toThrow(unknown);
+    await expect(ctx.storage.read((tx) => tx.count(itemsTable, { index: "byValue" }))).rejects.toThrow(
+      unknown,
+    );
+  });
+
+  it("refuses writes in a read transaction, and a transaction used after its body settled", async () => {
+    const leaked = { tx: undefined as WriteTransaction | undefined };
+    await expect(
+      ctx.storage.read((tx) => (tx as WriteTransaction).put(itemsTable, { id: "a", rank: 1 })),
+    ).rejects.toThrow(/write transaction/);
+    await ctx.storage.write(async (tx) => void (leaked.tx = tx));
+    const late = leaked.tx as WriteTransaction;
+    await expect(late.get(itemsTable, "a")).rejects.toThrow(/already finished/);
+    await expect(late.put(itemsTable, { id: "a", rank: 1 })).rejects.toThrow(/already finished/);
+    expect(await ctx.storage.read((tx) => tx.count(itemsTable, { index: "byRank" }))).toBe(0);
   });
 
   it("rejects malformed queries", async () => {
     const list = (query: Omit<ListQuery, "index">) =>
-      ctx.storage.read((tx) => tx.list("items", { index: "byGroupRank", ...query }));
+      ctx.storage.read((tx) => tx.list(itemsTable, { index: "byGroupRank", ...query }));
     await expect(list({ where: ["g", 1, "extra"] })).rejects.toThrow();
     await expect(list({ where: ["g"], after: ["a", 1, "too many"] })).rejects.toThrow();
     await expect(list({ after: ["g"] })).rejects.toThrow();
@@ -170,13 +196,13 @@ function lifecycleContract(ctx: ContractContext, options: StorageContractOptions
   it("fails every call after close", async () => {
     const storage = ctx.storage;
     await ctx.close();
-    await expect(storage.read((tx) => tx.get("items", "a"))).rejects.toThrow();
-    await expect(storage.write((tx) => tx.put("items", { id: "a" }))).rejects.toThrow();
+    await expect(storage.read((tx) => tx.get(itemsTable, "a"))).rejects.toThrow();
+    await expect(storage.write((tx) => tx.put(itemsTable, { id: "a" }))).rejects.toThrow();
   });
 
   it("waits for running transactions before closing", async () => {
     const storage = ctx.storage;
-    const writing = seed(storage, "items", [{ id: "a", rank: 1 }]);
+    const writing = seed(storage, itemsTable, [{ id: "a", rank: 1 }]);
     await ctx.close();
     await writing;
   });
@@ -188,18 +214,16 @@ function lifecycleContract(ctx: ContractContext, options: StorageContractOptions
       { id: "a", group: "g", rank: 1 },
       { id: "c", group: "h", rank: 0 },
     ];
-    await seed(ctx.storage, "items", items);
-    await seed(ctx.storage, "counters", [{ id: "n", value: 3 }]);
+    await seed(ctx.storage, itemsTable, items);
+    await seed(ctx.storage, countersTable, [{ id: "n", value: 3 }]);
     await ctx.close();
     const reopened = await (options.reopen as NonNullable<StorageContractOptions["reopen"]>)();
     try {
       await reopened.init(contractSchema);
-      const listed = await reopened.read((tx) =>
-        tx.list<Item>("items", { index: "byGroupRank", where: ["g"] }),
-      );
+      const listed = await reopened.read((tx) => tx.list(itemsTable, { index: "byGroupRank", where: ["g"] }));
       expect(ids(listed)).toEqual(["a", "b"]);
-      expect(await reopened.read((tx) => tx.count("items", { index: "byRank" }))).toBe(3);
-      expect(await reopened.read((tx) => tx.get("counters", "n"))).toEqual({ id: "n", value: 3 });
+      expect(await reopened.read((tx) => tx.count(itemsTable, { index: "byRank" }))).toBe(3);
+      expect(await reopened.read((tx) => tx.get(countersTable, "n"))).toEqual({ id: "n", value: 3 });
     } finally {
       await reopened.close();
     }

@@ -1,5 +1,7 @@
 import { memoryStorage } from "../../src/adapters/memory/index.js";
+import { storageSchema } from "../../src/core/operations.js";
 import type { Role } from "../../src/core/shared/roles.js";
+import type { Table } from "../../src/core/storage/port.js";
 import { createTestDocsbase } from "../../src/testing/double.js";
 
 /**
@@ -44,8 +46,9 @@ export async function createWorkspace() {
   const advance = (ms: number) => {
     now = new Date(now.getTime() + ms);
   };
-  const stored = <T>(table: string, id: string) =>
-    storage.read((tx) => tx.get<T & Record<string, unknown>>(table, id));
+  /** A stored record by table handle, or by table name (then loosely typed). */
+  const stored = <R extends object = Record<string, any>>(table: Table<R> | string, id: string) =>
+    storage.read((tx) => tx.get(typeof table === "string" ? tableNamed<R>(table) : table, id));
   return {
     test,
     storage,
@@ -63,4 +66,11 @@ export async function createWorkspace() {
     advance,
     stored,
   };
+}
+
+/** The table of the schema with this name. */
+function tableNamed<R extends object>(name: string): Table<R> {
+  const table = storageSchema.tables.find((candidate) => candidate.name === name);
+  if (!table) throw new Error(`No table "${name}"`);
+  return table as Table<R>;
 }

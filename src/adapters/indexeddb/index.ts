@@ -1,16 +1,12 @@
-import {
-  checkQuery,
-  indexTuple,
-  Mutex,
-  type ListQuery,
-  type ReadTransaction,
-  type Storage,
-  type StorageSchema,
-  type StoredRecord,
-  type TableSchema,
-  type WriteTransaction,
-} from "../../core/storage/index.js";
 import type { IDBPObjectStore } from "idb";
+import {
+  createStorage,
+  Mutex,
+  type BufferedTransaction,
+  type Storage,
+  type TableWrites,
+} from "../../core/storage/index.js";
+import { keyRange } from "./query.js";
 import {
   checkSchema,
   META,
@@ -22,7 +18,6 @@ import {
   type Entry,
   type Layout,
 } from "./schema.js";
-import { hasPrefix, keyRange, merge, pendingRows, type Pending, type Row } from "./query.js";
 
 /** Options of {@link indexedDbStorage}. */
 export interface IndexedDbStorageOptions {
@@ -44,6 +39,11 @@ interface LockManagerLike {
 /** One lock per factory and database name, so storages of one realm queue here. */
 const realmLocks = new WeakMap<IDBFactory, Map<string, Mutex>>();
 
+/** The commit counter a transaction first read; every later native transaction must see the same. */
+interface Seen {
+  version?: number;
+}
+
 function lockFor(factory: IDBFactory, name: string): Mutex {
   const byName = realmLocks.get(factory) ?? new Map<string, Mutex>();
   realmLocks.set(factory, byName);
@@ -61,9 +61,10 @@ function lockFor(factory: IDBFactory, name: string): Mutex {
  * bodies may await other promises (Web Crypto digests, for one). So a body never holds a native
  * transaction across its own awaits:
  * - each `get`, `list` and `count` runs in its own short read-only native transaction;
- * - a write body's `put` and `delete` are buffered, and its reads see them (read-your-writes);
- * - when the body resolves, its buffered writes are applied in one native read-write
- *   transaction, so they become visible together; when it throws, nothing is applied.
+ * - a write body's `put` and `delete` wait in the storage kit's overlay, which its reads merge in
+ *   (read-your-writes); this is a buffered engine (see `src/core/storage/engine.ts`);
+ * - when the body resolves, its writes are applied in one native read-write transaction, so they
+ *   become visible together; when it throws, nothing is applied.
  * Consistency then comes from locking instead: transactions run one at a time per database name
  * within a JavaScript realm, and across tabs and workers under a Web Lock named
  * `docsbase:<name>` (shared for reads, exclusive for writes) where `navigator.locks` exists.
@@ -86,10 +87,8 @@ export function indexedDbStorage(options: IndexedDbStorageOptions): Storage {
   const { name } = options;
   const lock = lockFor(factory, name);
   const webLocks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
-  const tables = new Map<string, TableSchema>();
   let layout: Layout = {};
   let connection: Database | undefined;
-  let closed = false;
 
   const forget = (db: Database) => {
     if (connection === db) connection = undefined;
@@ -100,9 +99,6 @@ export function indexedDbStorage(options: IndexedDbStorageOptions): Storage {
     layout = await readLayout(db);
     return (connection = db);
   };
-  const ensureOpen = () => {
-    if (closed) throw new Error("Storage is closed");
-  };
   /** Serializes with this realm's transactions on the database, then with other realms'. */
   const locked = <T>(mode: "shared" | "exclusive", fn: () => Promise<T>): Promise<T> =>
     lock.run(() => (webLocks ? webLocks.request(`docsbase:${name}`, { mode }, fn) : fn()));
@@ -112,15 +108,9 @@ export function indexedDbStorage(options: IndexedDbStorageOptions): Storage {
         `without holding the "docsbase:${name}" Web Lock`,
     );
 
-  /** The state of one transaction body: whether it may still be used, and the commit counter it saw. */
-  interface Body {
-    active: boolean;
-    version?: number;
-  }
-
   /** Runs `work` in one short read-only native transaction, awaiting only IndexedDB requests. */
   async function native<R>(
-    body: Body,
+    seen: Seen,
     table: string,
     work: (store: IDBPObjectStore<unknown, string[], string, "readonly">) => Promise<R>,
   ): Promise<R> {
@@ -128,111 +118,53 @@ export function indexedDbStorage(options: IndexedDbStorageOptions): Storage {
     tx.done.catch(() => undefined);
     const stamp = (await tx.objectStore(META).get("version")) as { value: number } | undefined;
     const version = stamp?.value ?? 0;
-    if (body.version !== undefined && body.version !== version) throw conflict();
-    body.version = version;
+    if (seen.version !== undefined && seen.version !== version) throw conflict();
+    seen.version = version;
     return work(tx.objectStore(table));
   }
 
-  function transaction(body: Body, pending: Pending | undefined): WriteTransaction {
-    const use = (table: string) => {
-      if (!body.active) throw new Error("The transaction has already finished");
-      const schema = tables.get(table);
-      if (!schema) throw new Error(`Unknown table "${table}"`);
-      return schema;
-    };
-    const writable = (table: string) => {
-      if (!pending) throw new Error("Writes need a write transaction");
-      const schema = use(table);
-      const overlay = pending.get(table) ?? new Map<string, StoredRecord | null>();
-      pending.set(table, overlay);
-      return { schema, overlay };
-    };
+  /** One engine transaction: committed reads, each its own native transaction, and the commit. */
+  function transaction(): BufferedTransaction {
+    const seen: Seen = {};
     return {
-      async get<T extends StoredRecord>(table: string, key: string) {
-        use(table);
-        const overlay = pending?.get(table);
-        if (overlay?.has(key)) {
-          const record = overlay.get(key);
-          return record ? (structuredClone(record) as T) : undefined;
-        }
-        const entry = (await native(body, table, (store) => store.get(key))) as Entry | undefined;
-        return entry?.record as T | undefined;
+      async get(table, key) {
+        const entry = (await native(seen, table.name, (store) => store.get(key))) as Entry | undefined;
+        return entry?.record;
       },
-      async list<T extends StoredRecord>(table: string, query: ListQuery) {
-        const schema = use(table);
-        const fields = checkQuery(schema, query);
-        if (query.limit === 0) return [];
-        const overlay = pending?.get(table);
-        // At most one stored row per pending key is replaced, so this many stored rows always suffice.
-        const wanted = query.limit === undefined ? undefined : query.limit + (overlay?.size ?? 0);
+      async list(table, query) {
         const range = keyRange(query);
-        const entries = await native(body, table, async (store) => {
+        const entries = await native(seen, table.name, async (store) => {
           const index = store.index(query.index);
-          if (!query.reverse) return (await index.getAll(range, wanted)) as Entry[];
+          if (!query.reverse) return (await index.getAll(range, query.limit)) as Entry[];
           const found: Entry[] = [];
           let cursor = await index.openCursor(range, "prev");
-          while (cursor && (wanted === undefined || found.length < wanted)) {
+          while (cursor && (query.limit === undefined || found.length < query.limit)) {
             found.push(cursor.value as Entry);
             cursor = await cursor.continue();
           }
           return found;
         });
-        const stored = entries
-          .filter((entry) => !overlay?.has(entry.key))
-          .map((entry): Row => ({ tuple: entry.index[query.index] ?? [], record: entry.record }));
-        const rows = overlay
-          ? merge(stored, pendingRows(overlay, schema, fields, query), !!query.reverse)
-          : stored;
-        const limited = query.limit === undefined ? rows : rows.slice(0, query.limit);
-        return limited.map((row) => row.record as T);
+        return entries.map((entry) => entry.record);
       },
-      async count(table, query) {
-        const schema = use(table);
-        const fields = checkQuery(schema, { index: query.index, where: query.where });
-        const where = query.where ?? [];
-        const overlay = pending?.get(table);
-        return native(body, table, async (store) => {
-          let count = await store.index(query.index).count(keyRange({ where }));
-          for (const [key, record] of overlay ?? []) {
-            const entry = (await store.get(key)) as Entry | undefined;
-            if (hasPrefix(entry?.index[query.index], where)) count--;
-            if (record && hasPrefix(indexTuple(record, fields, schema.key), where)) count++;
-          }
-          return count;
-        });
+      count(table, range) {
+        return native(seen, table.name, (store) => store.index(range.index).count(keyRange(range)));
       },
-      async put(table, record) {
-        const { schema, overlay } = writable(table);
-        const key = record?.[schema.key];
-        if (typeof key !== "string") throw new Error(`Record of "${table}" lacks string key "${schema.key}"`);
-        // A JSON round trip both copies the record and keeps only what a JSON store would keep.
-        overlay.set(key, JSON.parse(JSON.stringify(record)) as StoredRecord);
-      },
-      async delete(table, key) {
-        const { overlay } = writable(table);
-        const existed = overlay.has(key)
-          ? overlay.get(key) !== null
-          : (await native(body, table, (store) => store.count(key))) > 0;
-        overlay.set(key, null);
-        return existed;
-      },
+      apply: (writes) => commit(seen, writes),
     };
   }
 
-  /** Applies a body's pending writes in one native read-write transaction. */
-  async function commit(body: Body, pending: Pending): Promise<void> {
-    const changed = [...pending].filter(([, overlay]) => overlay.size > 0);
-    if (changed.length === 0) return;
-    const tx = (await connect()).transaction([...changed.map(([table]) => table), META], "readwrite");
+  /** Applies a body's writes in one native read-write transaction. */
+  async function commit(seen: Seen, writes: readonly TableWrites[]): Promise<void> {
+    const tx = (await connect()).transaction([...writes.map(({ table }) => table.name), META], "readwrite");
     const requests: Promise<unknown>[] = [];
     try {
       const meta = tx.objectStore(META);
       const version = ((await meta.get("version")) as { value: number } | undefined)?.value ?? 0;
-      if (body.version !== undefined && body.version !== version) throw conflict();
-      for (const [table, overlay] of changed) {
-        const store = tx.objectStore(table);
-        const shape = layout[table] ?? (tables.get(table) as TableSchema);
-        for (const [key, record] of overlay) {
+      if (seen.version !== undefined && seen.version !== version) throw conflict();
+      for (const { table, records } of writes) {
+        const store = tx.objectStore(table.name);
+        const shape = layout[table.name] ?? table;
+        for (const [key, record] of records) {
           requests.push(record ? store.put(toEntry(shape, record)) : store.delete(key));
         }
       }
@@ -249,27 +181,11 @@ export function indexedDbStorage(options: IndexedDbStorageOptions): Storage {
     await Promise.all([...requests, tx.done]);
   }
 
-  function run<T>(writable: boolean, fn: (tx: WriteTransaction) => Promise<T>): Promise<T> {
-    return locked(writable ? "exclusive" : "shared", async () => {
-      ensureOpen();
-      const body: Body = { active: true };
-      const pending: Pending | undefined = writable ? new Map() : undefined;
-      try {
-        const result = await fn(transaction(body, pending));
-        body.active = false;
-        if (pending) await commit(body, pending);
-        return result;
-      } finally {
-        body.active = false;
-      }
-    });
-  }
-
-  return {
-    async init(schema: StorageSchema) {
+  return createStorage({
+    writes: "buffered",
+    async init(schema) {
       checkSchema(schema);
       return locked("exclusive", async () => {
-        ensureOpen();
         let db = await connect();
         // Another connection may upgrade between our check and our open: check again after each open.
         for (let attempt = 0; plan(db, layout, schema).upgrade; attempt++) {
@@ -284,21 +200,12 @@ export function indexedDbStorage(options: IndexedDbStorageOptions): Storage {
           layout = await readLayout(db);
           connection = db;
         }
-        for (const table of schema.tables) tables.set(table.name, table);
       });
     },
-    read<T>(fn: (tx: ReadTransaction) => Promise<T>) {
-      return run(false, fn);
-    },
-    write<T>(fn: (tx: WriteTransaction) => Promise<T>) {
-      return run(true, fn);
-    },
+    transaction: (mode, body) => locked(mode === "write" ? "exclusive" : "shared", () => body(transaction())),
     async close() {
-      await lock.run(async () => {
-        closed = true;
-        connection?.close();
-        connection = undefined;
-      });
+      connection?.close();
+      connection = undefined;
     },
-  };
+  });
 }

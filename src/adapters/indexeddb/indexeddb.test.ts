@@ -3,10 +3,11 @@ import { IDBFactory } from "fake-indexeddb";
 import { openDB } from "idb";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { IndexValue, Storage, WriteTransaction } from "../../core/storage/index.js";
-import { contractSchema, createTestDocsbase, storageContract } from "../../testing/index.js";
+import { contractSchema, contractTables, createTestDocsbase, storageContract } from "../../testing/index.js";
 import { memoryStorage } from "../memory/index.js";
 import { indexedDbStorage } from "./index.js";
 
+const { items, counters } = contractTables;
 let databases = 0;
 const nextName = () => `docsbase-test-${++databases}`;
 let name = nextName();
@@ -15,13 +16,12 @@ storageContract("indexeddb (fake-indexeddb)", () => indexedDbStorage({ name: (na
   reopen: () => indexedDbStorage({ name }),
 });
 
-type Counter = { id: string; value: number };
 const pause = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
 const increment = (storage: Storage, ms = 5) =>
   storage.write(async (tx) => {
-    const counter = await tx.get<Counter>("counters", "c");
+    const counter = await tx.get(counters, "c");
     await pause(ms);
-    await tx.put("counters", { id: "c", value: (counter?.value ?? 0) + 1 });
+    await tx.put(counters, { id: "c", value: (counter?.value ?? 0) + 1 });
   });
 
 async function opened(options: { name: string; indexedDB?: IDBFactory }): Promise<Storage> {
@@ -53,38 +53,34 @@ describe("indexeddb adapter", () => {
 
   it("commits atomically a body that awaits Web Crypto and timers between its reads and writes", async () => {
     const storage = await track({ name: nextName() });
-    await storage.write((tx) => tx.put("items", { id: "a", rank: 1 }));
+    await storage.write((tx) => tx.put(items, { id: "a", rank: 1 }));
     const digest = async (text: string) =>
       Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))).toString("hex");
     await storage.write(async (tx) => {
-      const a = await tx.get<{ id: string; rank: number }>("items", "a");
+      const a = await tx.get(items, "a");
       const hash = await digest("a");
-      await tx.put("items", { id: hash, rank: (a?.rank ?? 0) + 1 });
+      await tx.put(items, { id: hash, rank: Number(a?.rank ?? 0) + 1 });
       await pause(5);
-      expect(await tx.count("items", { index: "byRank" })).toBe(2);
-      await tx.delete("items", "a");
+      expect(await tx.count(items, { index: "byRank" })).toBe(2);
+      await tx.delete(items, "a");
       await pause(5);
-      await tx.put("counters", { id: "n", value: 1 });
+      await tx.put(counters, { id: "n", value: 1 });
     });
     const hash = await digest("a");
-    expect(await storage.read((tx) => tx.list("items", { index: "byRank" }))).toEqual([
-      { id: hash, rank: 2 },
-    ]);
-    expect(await storage.read((tx) => tx.get("counters", "n"))).toEqual({ id: "n", value: 1 });
+    expect(await storage.read((tx) => tx.list(items, { index: "byRank" }))).toEqual([{ id: hash, rank: 2 }]);
+    expect(await storage.read((tx) => tx.get(counters, "n"))).toEqual({ id: "n", value: 1 });
 
     const failure = new Error("after the digest");
     await expect(
       storage.write(async (tx) => {
-        await tx.put("items", { id: "b", rank: 3 });
+        await tx.put(items, { id: "b", rank: 3 });
         await digest("b");
-        await tx.delete("items", hash);
+        await tx.delete(items, hash);
         await pause(5);
         throw failure;
       }),
     ).rejects.toBe(failure);
-    expect(await storage.read((tx) => tx.list("items", { index: "byRank" }))).toEqual([
-      { id: hash, rank: 2 },
-    ]);
+    expect(await storage.read((tx) => tx.list(items, { index: "byRank" }))).toEqual([{ id: hash, rank: 2 }]);
   });
 
   it("merges pending writes into list and count exactly as the memory adapter does", async () => {
@@ -96,28 +92,28 @@ describe("indexeddb adapter", () => {
     }));
     // Pending writes that add, move, drop out of an index and delete records.
     const edit = async (tx: WriteTransaction) => {
-      await tx.put("items", { id: "k1", group: "g", rank: 9, name: "n0" });
-      await tx.put("items", { id: "k2", group: "g", rank: null, name: "n1" });
-      await tx.put("items", { id: "new1", group: "g", rank: 1, name: "n3" });
-      await tx.put("items", { id: "a0", group: "h", rank: 0, name: "n3" });
-      await tx.delete("items", "k7");
-      await tx.delete("items", "k3");
-      await tx.put("items", { id: "k3", group: "h", rank: 2, name: "n9" });
+      await tx.put(items, { id: "k1", group: "g", rank: 9, name: "n0" });
+      await tx.put(items, { id: "k2", group: "g", rank: null, name: "n1" });
+      await tx.put(items, { id: "new1", group: "g", rank: 1, name: "n3" });
+      await tx.put(items, { id: "a0", group: "h", rank: 0, name: "n3" });
+      await tx.delete(items, "k7");
+      await tx.delete(items, "k3");
+      await tx.put(items, { id: "k3", group: "h", rank: 2, name: "n9" });
     };
     const explore = async (tx: WriteTransaction) => {
       const results: unknown[] = [];
       for (const [index, fields] of Object.entries(contractSchema.tables[0]!.indexes)) {
         for (const where of [[], ["g"], ["h", 2], ["n3"]].filter((w) => w.length <= fields.length)) {
-          results.push(await tx.count("items", { index, where }));
+          results.push(await tx.count(items, { index, where }));
           for (const reverse of [false, true]) {
-            const all = await tx.list("items", { index, where, reverse });
+            const all = await tx.list(items, { index, where, reverse });
             results.push(all);
             for (const record of [undefined, ...all]) {
               const after =
                 record && [...fields.slice(where.length), "id"].map((f) => record[f] as IndexValue);
               for (const limit of [undefined, 1, 2, 5]) {
                 results.push(
-                  await tx.list("items", { index, where, reverse, limit, ...(after ? { after } : {}) }),
+                  await tx.list(items, { index, where, reverse, limit, ...(after ? { after } : {}) }),
                 );
               }
             }
@@ -129,7 +125,7 @@ describe("indexeddb adapter", () => {
     const explored = async (storage: Storage) => {
       await storage.init(contractSchema);
       await storage.write(async (tx) => {
-        for (const record of seeded) await tx.put("items", record);
+        for (const record of seeded) await tx.put(items, record);
       });
       return storage.write(async (tx) => {
         await edit(tx);
@@ -148,16 +144,16 @@ describe("indexeddb adapter", () => {
     const one = await track({ name: database });
     const two = await track({ name: database });
     await Promise.all([one, two, one, two, one, two, one, two].map((storage) => increment(storage)));
-    expect(await one.read((tx) => tx.get("counters", "c"))).toEqual({ id: "c", value: 8 });
-    expect(await two.read((tx) => tx.get("counters", "c"))).toEqual({ id: "c", value: 8 });
+    expect(await one.read((tx) => tx.get(counters, "c"))).toEqual({ id: "c", value: 8 });
+    expect(await two.read((tx) => tx.get(counters, "c"))).toEqual({ id: "c", value: 8 });
   });
 
   it("keeps data across close and reopen, without upgrading an up-to-date database again", async () => {
     const database = nextName();
     const first = await opened({ name: database });
     await first.write(async (tx) => {
-      await tx.put("items", { id: "a", group: "g", rank: 2, nested: { list: [1, "x", null] } });
-      await tx.put("items", { id: "b", group: "g", rank: 1 });
+      await tx.put(items, { id: "a", group: "g", rank: 2, nested: { list: [1, "x", null] } });
+      await tx.put(items, { id: "b", group: "g", rank: 1 });
     });
     await first.close();
     const version = async () => {
@@ -168,7 +164,7 @@ describe("indexeddb adapter", () => {
     const before = await version();
     const second = await track({ name: database });
     expect(await version()).toBe(before);
-    const listed = await second.read((tx) => tx.list("items", { index: "byGroupRank", where: ["g"] }));
+    const listed = await second.read((tx) => tx.list(items, { index: "byGroupRank", where: ["g"] }));
     expect(listed).toEqual([
       { id: "b", group: "g", rank: 1 },
       { id: "a", group: "g", rank: 2, nested: { list: [1, "x", null] } },
@@ -180,10 +176,9 @@ describe("indexeddb adapter", () => {
     // Stays open through the upgrade: its connection yields to it, then reopens with the new layout.
     const first = await track({ name: database });
     await first.write(async (tx) => {
-      await tx.put("items", { id: "a", rank: 2, name: "z", tag: 1 });
-      await tx.put("items", { id: "b", rank: 1, name: "y", tag: true });
+      await tx.put(items, { id: "a", rank: 2, name: "z", tag: 1 });
+      await tx.put(items, { id: "b", rank: 1, name: "y", tag: true });
     });
-    const [items, counters] = contractSchema.tables as [(typeof contractSchema.tables)[0], any];
     const evolved = {
       tables: [{ ...items, indexes: { ...items.indexes, byName: ["rank"], byTag: ["tag"] } }, counters],
     };
@@ -191,11 +186,11 @@ describe("indexeddb adapter", () => {
     open.push(second);
     await second.init(evolved);
     const ids = (query: { index: string }) =>
-      second.read(async (tx) => (await tx.list("items", query)).map((item) => item.id));
+      second.read(async (tx) => (await tx.list(items, query)).map((item) => item.id));
     expect(await ids({ index: "byTag" })).toEqual(["a"]);
     expect(await ids({ index: "byName" })).toEqual(["b", "a"]);
-    await second.write((tx) => tx.put("items", { id: "c", rank: 0, tag: 0 }));
-    await first.write((tx) => tx.put("items", { id: "d", rank: 5, tag: 0.5 }));
+    await second.write((tx) => tx.put(items, { id: "c", rank: 0, tag: 0 }));
+    await first.write((tx) => tx.put(items, { id: "d", rank: 5, tag: 0.5 }));
     expect(await ids({ index: "byTag" })).toEqual(["c", "d", "a"]);
 
     const third = indexedDbStorage({ name: database });
@@ -218,8 +213,8 @@ describe("indexeddb adapter", () => {
     vi.stubGlobal("navigator", { locks });
     const database = nextName();
     const storage = await track({ name: database });
-    await storage.write((tx) => tx.put("items", { id: "a", rank: 1 }));
-    await storage.read((tx) => tx.get("items", "a"));
+    await storage.write((tx) => tx.put(items, { id: "a", rank: 1 }));
+    await storage.read((tx) => tx.get(items, "a"));
     expect(requests).toEqual([
       `exclusive docsbase:${database}`,
       `exclusive docsbase:${database}`,
@@ -232,24 +227,24 @@ describe("indexeddb adapter", () => {
     const database = nextName();
     const here = await track({ name: database });
     const elsewhere = await track({ name: database, indexedDB: Object.create(indexedDB) as IDBFactory });
-    await here.write((tx) => tx.put("counters", { id: "c", value: 0 }));
+    await here.write((tx) => tx.put(counters, { id: "c", value: 0 }));
     const racing = here.write(async (tx) => {
-      const counter = await tx.get<Counter>("counters", "c");
+      const counter = await tx.get(counters, "c");
       await increment(elsewhere, 0);
-      await tx.put("counters", { id: "c", value: (counter?.value ?? 0) + 10 });
+      await tx.put(counters, { id: "c", value: (counter?.value ?? 0) + 10 });
     });
     await expect(racing).rejects.toThrow(/changed during a transaction/);
-    expect(await here.read((tx) => tx.get("counters", "c"))).toEqual({ id: "c", value: 1 });
+    expect(await here.read((tx) => tx.get(counters, "c"))).toEqual({ id: "c", value: 1 });
   });
 
   it("opens a factory passed in options, apart from the global one", async () => {
     const factory = new IDBFactory();
     const database = nextName();
     const isolated = await track({ name: database, indexedDB: factory });
-    await isolated.write((tx) => tx.put("items", { id: "a", rank: 1 }));
+    await isolated.write((tx) => tx.put(items, { id: "a", rank: 1 }));
     const global = await track({ name: database });
-    expect(await global.read((tx) => tx.get("items", "a"))).toBeUndefined();
-    expect(await isolated.read((tx) => tx.get("items", "a"))).toEqual({ id: "a", rank: 1 });
+    expect(await global.read((tx) => tx.get(items, "a"))).toBeUndefined();
+    expect(await isolated.read((tx) => tx.get(items, "a"))).toEqual({ id: "a", rank: 1 });
   });
 
   it("serves a whole docsbase: an organization, a space and a page, written and read back", async () => {

@@ -4,9 +4,11 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Storage } from "../../core/storage/index.js";
-import { contractSchema, storageContract } from "../../testing/index.js";
-import { sqliteStorage } from "./index.js";
+import { contractSchema, contractTables, storageContract } from "../../testing/index.js";
+import { openBetterSqlite3 } from "./driver.js";
+import { sqliteStorage, type SqliteDatabase } from "./index.js";
 
+const { items, counters } = contractTables;
 const dir = mkdtempSync(join(tmpdir(), "docsbase-sqlite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
@@ -17,6 +19,53 @@ storageContract("sqlite file", () => sqliteStorage({ filename: (file = nextFile(
   reopen: () => sqliteStorage({ filename: file }),
 });
 storageContract("sqlite :memory:", () => sqliteStorage({ filename: ":memory:" }));
+
+/** Connections passed in as `database` stay open on `close()`: the test closes them. */
+const passedIn: { close(): unknown }[] = [];
+afterAll(() => passedIn.forEach((db) => db.close()));
+const keep = <T extends { close(): unknown }>(db: T) => (passedIn.push(db), db);
+
+/**
+ * better-sqlite3 behind exactly the required driver shape and nothing more (no `pluck`, `pragma`,
+ * `name` or `inTransaction`), answering as `node:sqlite` and `bun:sqlite` may: `changes` as a
+ * bigint, rows as null-prototype objects, `null` from `get` when there is no row.
+ */
+function bareDriver(db: Database.Database): SqliteDatabase {
+  return {
+    prepare(sql) {
+      const statement = db.prepare(sql);
+      const row = (found: unknown) => (found ? Object.assign(Object.create(null), found) : null);
+      return {
+        all: (...params) => statement.all(...params).map(row),
+        get: (...params) => row(statement.get(...params)),
+        run: (...params) => ({ changes: BigInt(statement.run(...params).changes) }),
+      };
+    },
+    exec: (sql) => db.exec(sql),
+  };
+}
+storageContract(
+  "sqlite on the bare driver shape",
+  () => sqliteStorage({ database: bareDriver(keep(new Database((file = nextFile())))) }),
+  { reopen: () => sqliteStorage({ database: bareDriver(keep(new Database(file))) }) },
+);
+
+// The specifier sits in a variable: @types/node 20 does not know node:sqlite.
+const NODE_SQLITE = "node:sqlite";
+const nodeSqlite = (await import(NODE_SQLITE).catch(() => undefined)) as
+  { DatabaseSync: new (filename: string) => SqliteDatabase & { close(): unknown } } | undefined;
+if (nodeSqlite) {
+  const { DatabaseSync } = nodeSqlite;
+  storageContract(
+    "sqlite on node:sqlite",
+    () => sqliteStorage({ database: keep(new DatabaseSync((file = nextFile()))) }),
+    { reopen: () => sqliteStorage({ database: keep(new DatabaseSync(file)) }) },
+  );
+} else {
+  describe.skip(`storage contract: sqlite on node:sqlite: Node ${process.version} has no node:sqlite (22.5 added it); test/runtimes.test.ts runs this suite under Deno`, () => {
+    it("passes the contract suite", () => {});
+  });
+}
 
 describe("sqlite adapter", () => {
   it("puts the file in WAL mode with a schema version", async () => {
@@ -42,10 +91,10 @@ describe("sqlite adapter", () => {
     try {
       await one.init(contractSchema);
       await two.init(contractSchema);
-      await one.write((tx) => tx.put("items", { id: "a", rank: 1 }));
-      expect(await two.read((tx) => tx.get("items", "a"))).toEqual({ id: "a", rank: 1 });
-      await two.write((tx) => tx.put("items", { id: "b", rank: 0 }));
-      const listed = await one.read((tx) => tx.list("items", { index: "byRank" }));
+      await one.write((tx) => tx.put(items, { id: "a", rank: 1 }));
+      expect(await two.read((tx) => tx.get(items, "a"))).toEqual({ id: "a", rank: 1 });
+      await two.write((tx) => tx.put(items, { id: "b", rank: 0 }));
+      const listed = await one.read((tx) => tx.list(items, { index: "byRank" }));
       expect(listed.map((item) => item.id)).toEqual(["b", "a"]);
     } finally {
       await one.close();
@@ -61,13 +110,13 @@ describe("sqlite adapter", () => {
     await two.init(contractSchema);
     const writes = Array.from({ length: 10 }, (_, i) =>
       (i % 2 ? one : two).write(async (tx) => {
-        const counter = await tx.get<{ id: string; value: number }>("counters", "c");
+        const counter = await tx.get(counters, "c");
         await new Promise((resolve) => setTimeout(resolve, 0));
-        await tx.put("counters", { id: "c", value: (counter?.value ?? 0) + 1 });
+        await tx.put(counters, { id: "c", value: (counter?.value ?? 0) + 1 });
       }),
     );
     await Promise.all(writes);
-    expect(await one.read((tx) => tx.get("counters", "c"))).toEqual({ id: "c", value: 10 });
+    expect(await one.read((tx) => tx.get(counters, "c"))).toEqual({ id: "c", value: 10 });
     await one.close();
     await two.close();
     expect(db.open).toBe(true);
@@ -80,16 +129,16 @@ describe("sqlite adapter", () => {
     const storage = sqliteStorage({ database: db });
     await storage.init(contractSchema);
     await storage.read(async (tx) => {
-      await tx.list("items", {
+      await tx.list(items, {
         index: "byGroupRank",
         where: ["g"],
         after: [1, "a"],
         limit: 10,
         reverse: true,
       });
-      await tx.list("items", { index: "byRank", after: [1, "a"] });
-      await tx.list("items", { index: "byGroupRank", where: ["g", 1], after: ["a"] });
-      await tx.count("items", { index: "byGroupRank", where: ["g"] });
+      await tx.list(items, { index: "byRank", after: [1, "a"] });
+      await tx.list(items, { index: "byGroupRank", where: ["g", 1], after: ["a"] });
+      await tx.count(items, { index: "byGroupRank", where: ["g"] });
     });
     await storage.close();
     const queries = executed.filter((sql) => /^SELECT (doc|count)/.test(sql));
@@ -116,12 +165,12 @@ describe("sqlite adapter", () => {
       await two.init(contractSchema);
       const increment = (storage: Storage) =>
         storage.write(async (tx) => {
-          const counter = await tx.get<{ id: string; value: number }>("counters", "c");
+          const counter = await tx.get(counters, "c");
           await new Promise((resolve) => setTimeout(resolve, 20));
-          await tx.put("counters", { id: "c", value: (counter?.value ?? 0) + 1 });
+          await tx.put(counters, { id: "c", value: (counter?.value ?? 0) + 1 });
         });
       await Promise.all([one, two, one, two, one, two].map(increment));
-      expect(await two.read((tx) => tx.get("counters", "c"))).toEqual({ id: "c", value: 6 });
+      expect(await two.read((tx) => tx.get(counters, "c"))).toEqual({ id: "c", value: 6 });
     } finally {
       await one.close();
       await two.close();
@@ -138,5 +187,29 @@ describe("sqlite adapter", () => {
       storage.init({ tables: [{ name: "docsbase_meta", key: "id", indexes: {} }] }),
     ).rejects.toThrow();
     await storage.close();
+  });
+});
+
+describe("sqliteStorage({ filename }) without a working better-sqlite3", () => {
+  it("says what to install when the package is missing", async () => {
+    const missing = Object.assign(new Error("Cannot find package 'better-sqlite3'"), {
+      code: "ERR_MODULE_NOT_FOUND",
+    });
+    const attempt = openBetterSqlite3(join(dir, "none.db"), () => Promise.reject(missing));
+    await expect(attempt).rejects.toThrow(/better-sqlite3 is not installed.*"npm install better-sqlite3"/);
+    await expect(attempt).rejects.toThrow(/bun:sqlite.*node:sqlite/);
+  });
+
+  it("says to rebuild it when its native module does not load", async () => {
+    const Broken = function () {
+      throw new Error("Could not locate the bindings file. Tried:\n → build/better_sqlite3.node");
+    };
+    const attempt = openBetterSqlite3(join(dir, "none.db"), async () => ({ default: Broken }));
+    await expect(attempt).rejects.toThrow(/native module does not load.*"npm rebuild better-sqlite3"/);
+  });
+
+  it("passes other failures to open the file on unchanged", async () => {
+    const attempt = sqliteStorage({ filename: join(dir, "missing-directory", "x.db") }).init(contractSchema);
+    await expect(attempt).rejects.toThrow(/directory does not exist/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { tables, type ChangeRequestRecord } from "../tables.js";
+import { changeRequestsTable } from "./tables.js";
 
 async function setup() {
   const workspace = await createWorkspace();
@@ -154,8 +154,8 @@ describe("change requests", () => {
     expect(await numbers(`?contributor=${editor.userId}`)).toEqual([1]);
     // Reviewers and clusters are stored on the record; they filter as well.
     await storage.write(async (tx) => {
-      const record = (await tx.get<ChangeRequestRecord>(tables.changeRequests.name, mine[1].id))!;
-      await tx.put(tables.changeRequests.name, {
+      const record = (await tx.get(changeRequestsTable, mine[1].id))!;
+      await tx.put(changeRequestsTable, {
         ...record,
         requestedReviewers: [editor.userId],
         conversationsIssuesCluster: "c1",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { tables, type RevisionRecord } from "../tables.js";
+import { changeRequestsTable } from "./tables.js";
+import { revisionsTable } from "../content/tables.js";
 
 const LINES = ["one", "two", "three", "four", "five", "six"].join("\n");
 
@@ -67,7 +68,7 @@ describe("merging change requests", () => {
     expect((await livePage(b)).markdown).toBe("beta (live)");
     const after = await spaceRecord();
     expect(after.revision).toBe(merged.body.revision);
-    const revision = await stored<RevisionRecord>(tables.revisions.name, merged.body.revision);
+    const revision = await stored(revisionsTable, merged.body.revision);
     expect(revision).toMatchObject({ type: "merge", parents: [before.revision, headOfCr] });
     expect(await changeRequest()).toMatchObject({
       id: cr.id,
@@ -93,7 +94,7 @@ describe("merging change requests", () => {
     await editLive(a, { markdown: replaceLine(LINES, 2, "THREE (live)") });
     const space = await spaceRecord();
     const before = await changeRequest();
-    const stateBefore = await stored(tables.changeRequests.name, cr.id);
+    const stateBefore = await stored(changeRequestsTable, cr.id);
     const merged = await merge();
     expect(merged.status).toBe(200);
     expect(merged.body).toEqual({
@@ -109,7 +110,7 @@ describe("merging change requests", () => {
     });
     expect(await spaceRecord()).toEqual(space);
     expect(await changeRequest()).toEqual(before);
-    expect(await stored(tables.changeRequests.name, cr.id)).toEqual(stateBefore);
+    expect(await stored(changeRequestsTable, cr.id)).toEqual(stateBefore);
     expect(base).toContain(space.id);
   });
 
@@ -148,7 +149,7 @@ describe("merging change requests", () => {
     const spaceRevision = (await spaceRecord()).revision;
     const updated = await update();
     expect(updated.body).toEqual({ revision: expect.any(String), result: "update" });
-    expect(await stored(tables.revisions.name, updated.body.revision)).toMatchObject({
+    expect(await stored(revisionsTable, updated.body.revision)).toMatchObject({
       type: "update",
       parents: [head, spaceRevision],
     });

@@ -1,15 +1,11 @@
-import { requirePermission } from "../collections/permissions.js";
+import { onChangeRequest } from "../content/access.js";
 import { mergeContents, type MergeConflict } from "../content/merge.js";
 import { commitRevision, requireRevision } from "../content/revisions.js";
-import { requireChangeRequest } from "../content/target.js";
 import { defineOperation } from "../registry.js";
 import { conflict } from "../shared/errors.js";
-import type { Context } from "../shared/world.js";
-import { requireSpace, spacePermissions } from "../spaces/permissions.js";
-import type { WriteTransaction } from "../storage/port.js";
-import { tables, type ChangeRequestRecord } from "../tables.js";
 import { saveChangeRequest } from "./records.js";
 import { ancestorOf, changeRequestParams, mergeOutcomeSchema } from "./schemas.js";
+import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
 
 /**
  * Update (pull the space's content into a change request) and merge (push a change request into
@@ -27,16 +23,6 @@ type Outcome<R extends "update" | "merge"> = {
   conflicts?: MergeConflict[];
 };
 
-async function open(
-  tx: WriteTransaction,
-  context: Context,
-  params: { spaceId: string; changeRequestId: string },
-) {
-  const access = await requireSpace(tx, context, params.spaceId);
-  const changeRequest = await requireChangeRequest(tx, access.space.id, params.changeRequestId);
-  return { access, changeRequest, permissions: spacePermissions(access.role, access.space) };
-}
-
 function requireActive(changeRequest: ChangeRequestRecord, action: string): void {
   if (changeRequest.status === "merged" || changeRequest.status === "archived") {
     throw conflict(
@@ -52,37 +38,34 @@ export const updateChangeRequest = defineOperation({
   tag: "change-requests",
   summary: "Bring the space's latest content into the change request (three-way merge)",
   params: changeRequestParams,
+  access: onChangeRequest("edit"),
   response: mergeOutcomeSchema("update"),
-  async run(context, { params }): Promise<Outcome<"update">> {
-    return context.storage.write(async (tx) => {
-      const { access, changeRequest, permissions } = await open(tx, context, params);
-      requirePermission(permissions, "edit", "Updating a change request");
-      requireActive(changeRequest, "updated");
-      const space = access.space;
-      // Nothing new in the space since the last update: already up to date.
-      if (space.revision === ancestorOf(changeRequest))
-        return { revision: changeRequest.revision, result: "update" };
-      const base = await requireRevision(tx, context, ancestorOf(changeRequest));
-      const ours = await requireRevision(tx, context, changeRequest.revision);
-      const theirs = await requireRevision(tx, context, space.revision);
-      const { changes, conflicts } = mergeContents(base, ours, theirs, context);
-      if (conflicts.length > 0) return { revision: changeRequest.revision, result: "conflicts", conflicts };
-      const next = await commitRevision(tx, context, {
-        space: space.id,
-        base: ours,
-        otherParents: [theirs.record.id],
-        type: "update",
-        changes,
-      });
-      const updated: ChangeRequestRecord = {
-        ...changeRequest,
-        revision: next.record.id,
-        revisionMergedAncestor: theirs.record.id,
-        updatedAt: context.clock().toISOString(),
-      };
-      await tx.put(tables.changeRequests.name, updated);
-      return { revision: next.record.id, result: "update" };
+  async run(scope): Promise<Outcome<"update">> {
+    const { tx, space, changeRequest } = scope;
+    requireActive(changeRequest, "updated");
+    // Nothing new in the space since the last update: already up to date.
+    if (space.revision === ancestorOf(changeRequest))
+      return { revision: changeRequest.revision, result: "update" };
+    const base = await requireRevision(tx, scope, ancestorOf(changeRequest));
+    const ours = await requireRevision(tx, scope, changeRequest.revision);
+    const theirs = await requireRevision(tx, scope, space.revision);
+    const { changes, conflicts } = mergeContents(base, ours, theirs, scope);
+    if (conflicts.length > 0) return { revision: changeRequest.revision, result: "conflicts", conflicts };
+    const next = await commitRevision(tx, scope, {
+      space: space.id,
+      base: ours,
+      otherParents: [theirs.record.id],
+      type: "update",
+      changes,
     });
+    const updated: ChangeRequestRecord = {
+      ...changeRequest,
+      revision: next.record.id,
+      revisionMergedAncestor: theirs.record.id,
+      updatedAt: scope.clock().toISOString(),
+    };
+    await tx.put(changeRequestsTable, updated);
+    return { revision: next.record.id, result: "update" };
   },
 });
 
@@ -93,35 +76,32 @@ export const mergeChangeRequest = defineOperation({
   tag: "change-requests",
   summary: "Merge the change request into the space's content (three-way merge)",
   params: changeRequestParams,
+  access: onChangeRequest("merge"),
   response: mergeOutcomeSchema("merge"),
-  async run(context, { params }): Promise<Outcome<"merge">> {
-    return context.storage.write(async (tx) => {
-      const { access, changeRequest, permissions } = await open(tx, context, params);
-      requirePermission(permissions, "merge", "Merging a change request");
-      requireActive(changeRequest, "merged");
-      const space = access.space;
-      const base = await requireRevision(tx, context, ancestorOf(changeRequest));
-      const ours = await requireRevision(tx, context, space.revision);
-      const theirs = await requireRevision(tx, context, changeRequest.revision);
-      const { changes, conflicts } = mergeContents(base, ours, theirs, context);
-      if (conflicts.length > 0) return { revision: space.revision, result: "conflicts", conflicts };
-      const next = await commitRevision(tx, context, {
-        space: space.id,
-        base: ours,
-        otherParents: [theirs.record.id],
-        type: "merge",
-        changes,
-      });
-      const now = context.clock().toISOString();
-      const merged: ChangeRequestRecord = {
-        ...changeRequest,
-        status: "merged",
-        revisionMerged: next.record.id,
-        updatedAt: now,
-      };
-      await saveChangeRequest(tx, space, merged, changeRequest, { revision: next.record.id, updatedAt: now });
-      return { revision: next.record.id, result: "merge" };
+  async run(scope): Promise<Outcome<"merge">> {
+    const { tx, space, changeRequest } = scope;
+    requireActive(changeRequest, "merged");
+    const base = await requireRevision(tx, scope, ancestorOf(changeRequest));
+    const ours = await requireRevision(tx, scope, space.revision);
+    const theirs = await requireRevision(tx, scope, changeRequest.revision);
+    const { changes, conflicts } = mergeContents(base, ours, theirs, scope);
+    if (conflicts.length > 0) return { revision: space.revision, result: "conflicts", conflicts };
+    const next = await commitRevision(tx, scope, {
+      space: space.id,
+      base: ours,
+      otherParents: [theirs.record.id],
+      type: "merge",
+      changes,
     });
+    const now = scope.clock().toISOString();
+    const merged: ChangeRequestRecord = {
+      ...changeRequest,
+      status: "merged",
+      revisionMerged: next.record.id,
+      updatedAt: now,
+    };
+    await saveChangeRequest(tx, space, merged, changeRequest, { revision: next.record.id, updatedAt: now });
+    return { revision: next.record.id, result: "merge" };
   },
 });
 

@@ -1,17 +1,18 @@
 import { z } from "zod";
-import { requirePermission } from "../collections/permissions.js";
+import { onChangeRequest } from "../content/access.js";
 import { commitRevision, requireRevision } from "../content/revisions.js";
-import { requireChangeRequest } from "../content/target.js";
 import { templateChanges } from "../content/templates.js";
+import { contentRole, requireCaller, type Membership } from "../permissions/membership.js";
+import { inOrganization } from "../permissions/organization.js";
 import { defineOperation } from "../registry.js";
-import { contentRole, requireCaller, requireMembership, type Membership } from "../shared/access.js";
 import { conflict } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { nextSequence } from "../shared/sequence.js";
 import { pathParam } from "../shared/schema.js";
-import { requireSpace, spacePermissions } from "../spaces/permissions.js";
+import { onSpace } from "../spaces/access.js";
+import { spacePermissions } from "../spaces/permissions.js";
+import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { tables, type ChangeRequestRecord, type SpaceRecord } from "../tables.js";
 import { mergeOperations } from "./merging.js";
 import { nextNumber, presenter, saveChangeRequest } from "./records.js";
 import {
@@ -21,6 +22,7 @@ import {
   createChangeRequestBody,
   updateChangeRequestBody,
 } from "./schemas.js";
+import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
 
 /**
  * Change requests (SPEC.md, "Change requests and their content"): a numbered line of edits on a
@@ -41,43 +43,39 @@ export const createChangeRequest = defineOperation({
   tag,
   summary: "Create a change request from the space's current content, optionally applying a template",
   params: spaceParams,
+  access: onSpace("edit"),
   body: createChangeRequestBody,
   response: changeRequestSchema,
   status: 201,
-  async run(context, { params, body = {} }) {
-    const caller = requireCaller(context);
-    return context.storage.write(async (tx) => {
-      const access = await requireSpace(tx, context, params.spaceId);
-      requirePermission(spacePermissions(access.role, access.space), "edit", "Creating a change request");
-      const spaceId = access.space.id;
-      const initial = await requireRevision(tx, context, access.space.revision);
-      let revision = initial.record.id;
-      if (body.template) {
-        const target = { spaceId, content: initial };
-        const changes = await templateChanges(tx, context, body.template, target, "body.template");
-        revision = (await commitRevision(tx, context, { space: spaceId, base: initial, changes })).record.id;
-      }
-      const now = context.clock().toISOString();
-      const record: ChangeRequestRecord = {
-        id: context.ids(),
-        space: spaceId,
-        organization: access.space.organization,
-        number: await nextNumber(tx, spaceId),
-        seq: await nextSequence(tx),
-        status: body.status ?? "open",
-        subject: body.subject ?? "",
-        createdBy: caller.userId,
-        createdAt: now,
-        updatedAt: now,
-        revision,
-        revisionInitial: initial.record.id,
-        contributors: [],
-        requestedReviewers: [],
-        comments: 0,
-      };
-      const space = await saveChangeRequest(tx, access.space, record, undefined);
-      return presenter(tx, context)(record, space);
-    });
+  async run(scope, { body = {} }) {
+    const { tx, space } = scope;
+    const initial = await requireRevision(tx, scope, space.revision);
+    let revision = initial.record.id;
+    if (body.template) {
+      const target = { spaceId: space.id, content: initial };
+      const changes = await templateChanges(tx, scope, body.template, target, "body.template");
+      revision = (await commitRevision(tx, scope, { space: space.id, base: initial, changes })).record.id;
+    }
+    const now = scope.clock().toISOString();
+    const record: ChangeRequestRecord = {
+      id: scope.ids(),
+      space: space.id,
+      organization: space.organization,
+      number: await nextNumber(tx, space.id),
+      seq: await nextSequence(tx),
+      status: body.status ?? "open",
+      subject: body.subject ?? "",
+      createdBy: requireCaller(scope).userId,
+      createdAt: now,
+      updatedAt: now,
+      revision,
+      revisionInitial: initial.record.id,
+      contributors: [],
+      requestedReviewers: [],
+      comments: 0,
+    };
+    const updated = await saveChangeRequest(tx, space, record, undefined);
+    return presenter(tx, scope)(record, updated);
   },
 });
 
@@ -88,13 +86,10 @@ export const getChangeRequestById = defineOperation({
   tag,
   summary: "Get a change request by id or by number",
   params: changeRequestParams,
+  access: onChangeRequest("view"),
   response: changeRequestSchema,
-  async run(context, { params }) {
-    return context.storage.read(async (tx) => {
-      const { space } = await requireSpace(tx, context, params.spaceId);
-      const record = await requireChangeRequest(tx, space.id, params.changeRequestId);
-      return presenter(tx, context)(record, space);
-    });
+  async run(scope) {
+    return presenter(scope.tx, scope)(scope.changeRequest, scope.space);
   },
 });
 
@@ -105,27 +100,22 @@ export const updateChangeRequestById = defineOperation({
   tag,
   summary: "Update the subject, description or status (draft, open, archived) of a change request",
   params: changeRequestParams,
+  access: onChangeRequest("edit"),
   body: updateChangeRequestBody,
   response: changeRequestSchema,
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const access = await requireSpace(tx, context, params.spaceId);
-      requirePermission(spacePermissions(access.role, access.space), "edit", "Updating a change request");
-      const current = await requireChangeRequest(tx, access.space.id, params.changeRequestId);
-      if (body.status !== undefined && current.status === "merged") {
-        throw conflict(`Change request #${current.number} is merged: its status cannot change`);
-      }
-      const record: ChangeRequestRecord = { ...current };
-      if (body.subject !== undefined) record.subject = body.subject;
-      if (body.description !== undefined) record.description = body.description;
-      if (body.status !== undefined) record.status = body.status;
-      if (JSON.stringify(record) === JSON.stringify(current)) {
-        return presenter(tx, context)(current, access.space);
-      }
-      record.updatedAt = context.clock().toISOString();
-      const space = await saveChangeRequest(tx, access.space, record, current);
-      return presenter(tx, context)(record, space);
-    });
+  async run(scope, { body }) {
+    const { tx, space, changeRequest: current } = scope;
+    if (body.status !== undefined && current.status === "merged") {
+      throw conflict(`Change request #${current.number} is merged: its status cannot change`);
+    }
+    const record: ChangeRequestRecord = { ...current };
+    if (body.subject !== undefined) record.subject = body.subject;
+    if (body.description !== undefined) record.description = body.description;
+    if (body.status !== undefined) record.status = body.status;
+    if (JSON.stringify(record) === JSON.stringify(current)) return presenter(tx, scope)(current, space);
+    record.updatedAt = scope.clock().toISOString();
+    const updated = await saveChangeRequest(tx, space, record, current);
+    return presenter(tx, scope)(record, updated);
   },
 });
 
@@ -151,21 +141,20 @@ export const listChangeRequestsForSpace = defineOperation({
   tag,
   summary: "List a space's change requests, newest first; status defaults to open",
   params: spaceParams,
+  access: onSpace("view"),
   query: listQuery,
   response: listOf(changeRequestSchema),
-  async run(context, { params, query }) {
-    return context.storage.read(async (tx) => {
-      const { space } = await requireSpace(tx, context, params.spaceId);
-      const present = presenter(tx, context);
-      const filter = filterOf(query);
-      return paginate(tx, query, {
-        table: tables.changeRequests,
-        index: "bySpaceStatus",
-        where: [space.id, query.status ?? "open"],
-        reverse: true,
-        ...(filter ? { filter } : {}),
-        map: (record: ChangeRequestRecord) => present(record, space),
-      });
+  async run(scope, { query }) {
+    const { tx, space } = scope;
+    const present = presenter(tx, scope);
+    const filter = filterOf(query);
+    return paginate(tx, query, {
+      table: changeRequestsTable,
+      index: "bySpaceStatus",
+      where: [space.id, query.status ?? "open"],
+      reverse: true,
+      ...(filter ? { filter } : {}),
+      map: (record: ChangeRequestRecord) => present(record, space),
     });
   },
 });
@@ -177,7 +166,7 @@ function readableSpaces(tx: ReadTransaction, membership: Membership) {
     let found = spaces.get(id);
     if (!found) {
       found = (async () => {
-        const space = await tx.get<SpaceRecord>(tables.spaces.name, id);
+        const space = await tx.get(spacesTable, id);
         if (!space || space.state !== "live") return undefined;
         const role = await contentRole(tx, membership, space);
         return spacePermissions(role, space).view ? space : undefined;
@@ -195,23 +184,22 @@ export const listChangeRequestsForOrganization = defineOperation({
   tag,
   summary: "List the change requests of the spaces you can read in an organization, newest first",
   params: z.object({ organizationId: pathParam() }),
+  access: inOrganization("member"),
   query: listQuery,
   response: listOf(changeRequestSchema),
-  async run(context, { params, query }) {
-    return context.storage.read(async (tx) => {
-      const membership = await requireMembership(tx, context, params.organizationId);
-      const spaceOf = readableSpaces(tx, membership);
-      const present = presenter(tx, context);
-      const filter = filterOf(query);
-      return paginate(tx, query, {
-        table: tables.changeRequests,
-        index: "byOrganizationStatus",
-        where: [membership.organization.id, query.status ?? "open"],
-        reverse: true,
-        filter: async (record: ChangeRequestRecord) =>
-          (!filter || filter(record)) && (await spaceOf(record.space)) !== undefined,
-        map: async (record: ChangeRequestRecord) => present(record, (await spaceOf(record.space))!),
-      });
+  async run(scope, { query }) {
+    const { tx, membership } = scope;
+    const spaceOf = readableSpaces(tx, membership);
+    const present = presenter(tx, scope);
+    const filter = filterOf(query);
+    return paginate(tx, query, {
+      table: changeRequestsTable,
+      index: "byOrganizationStatus",
+      where: [membership.organization.id, query.status ?? "open"],
+      reverse: true,
+      filter: async (record: ChangeRequestRecord) =>
+        (!filter || filter(record)) && (await spaceOf(record.space)) !== undefined,
+      map: async (record: ChangeRequestRecord) => present(record, (await spaceOf(record.space))!),
     });
   },
 });

@@ -1,12 +1,8 @@
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
 import type { World } from "../shared/world.js";
-import {
-  tables,
-  type ChangeRequestRecord,
-  type ChangeRequestStatus,
-  type SpaceRecord,
-  type UserRecord,
-} from "../tables.js";
+import { type ChangeRequestRecord, type ChangeRequestStatus, changeRequestsTable } from "./tables.js";
+import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
+import { type UserRecord, usersTable } from "../users/tables.js";
 import { toChangeRequest, type ChangeRequest } from "./schemas.js";
 
 /**
@@ -16,7 +12,7 @@ import { toChangeRequest, type ChangeRequest } from "./schemas.js";
 
 /** The next number in a space: one more than the greatest so far (numbers are never reused). */
 export async function nextNumber(tx: ReadTransaction, space: string): Promise<number> {
-  const [last] = await tx.list<ChangeRequestRecord>(tables.changeRequests.name, {
+  const [last] = await tx.list(changeRequestsTable, {
     index: "bySpaceNumber",
     where: [space],
     reverse: true,
@@ -62,12 +58,12 @@ export async function saveChangeRequest(
   previous: ChangeRequestRecord | undefined,
   spaceChanges: Partial<Pick<SpaceRecord, "revision" | "updatedAt">> = {},
 ): Promise<SpaceRecord> {
-  await tx.put(tables.changeRequests.name, record);
+  await tx.put(changeRequestsTable, record);
   const counters = countersAfter(space.counters, previous?.status, record.status);
   const changed = JSON.stringify(counters) !== JSON.stringify(space.counters);
   if (!changed && Object.keys(spaceChanges).length === 0) return space;
   const updated: SpaceRecord = { ...space, ...spaceChanges, counters };
-  await tx.put(tables.spaces.name, updated);
+  await tx.put(spacesTable, updated);
   return updated;
 }
 
@@ -80,7 +76,7 @@ export function presenter(tx: ReadTransaction, world: World) {
   ): Promise<ChangeRequest> => {
     let user = users.get(record.createdBy);
     if (!user) {
-      user = tx.get<UserRecord>(tables.users.name, record.createdBy);
+      user = tx.get(usersTable, record.createdBy);
       users.set(record.createdBy, user);
     }
     return toChangeRequest(world, record, space, await user);

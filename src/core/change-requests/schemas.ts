@@ -3,12 +3,10 @@ import { documentInput } from "../content/document/schema.js";
 import { templateReference } from "../content/templates.js";
 import { pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
-import type { ChangeRequestRecord, SpaceRecord, UserRecord } from "../tables.js";
+import { changeRequestStatus, type ChangeRequestRecord } from "./tables.js";
+import type { SpaceRecord } from "../spaces/tables.js";
+import type { UserRecord } from "../users/tables.js";
 import { toUser, userSchema } from "../users/schemas.js";
-
-/** The reference `ChangeRequestStatus`. */
-export const CHANGE_REQUEST_STATUSES = ["draft", "open", "archived", "merged"] as const;
-export const changeRequestStatus = z.enum(CHANGE_REQUEST_STATUSES);
 
 /** `ChangeRequestSubject` (SPEC.md, Limits: max 100). */
 export const changeRequestSubject = z.string().max(100);
@@ -22,7 +20,7 @@ export const changeRequestParams = z.object({ spaceId: pathParam(), changeReques
 export const createChangeRequestBody = z
   .looseObject({
     subject: changeRequestSubject.optional(),
-    status: z.enum(["draft", "open"]).optional(),
+    status: changeRequestStatus.extract(["draft", "open"]).optional(),
     template: templateReference.optional(),
   })
   .optional();

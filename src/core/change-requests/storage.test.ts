@@ -5,7 +5,8 @@ import { createWorkspace } from "../../../test/support/workspace.js";
 import { commitRevision, requireRevision } from "../content/revisions.js";
 import { randomId, type World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { tables, type PageVersionRecord, type RevisionRecord, type SpaceRecord } from "../tables.js";
+import { type PageVersionRecord, pageVersionsTable, revisionsTable } from "../content/tables.js";
+import { spacesTable } from "../spaces/tables.js";
 
 const PAGES = 1000;
 const EDITS = 200;
@@ -13,7 +14,7 @@ const bytes = (record: unknown) => new TextEncoder().encode(JSON.stringify(recor
 
 /** Every revision of a space and every page version they reference: count and JSON bytes. */
 async function footprint(tx: ReadTransaction, space: string) {
-  const revisions = await tx.list<RevisionRecord>(tables.revisions.name, {
+  const revisions = await tx.list(revisionsTable, {
     index: "bySpace",
     where: [space],
   });
@@ -23,7 +24,7 @@ async function footprint(tx: ReadTransaction, space: string) {
     for (const id of Object.values(revision.delta?.pages ?? {})) if (id) versions.add(id);
   }
   let total = revisions.reduce((sum, revision) => sum + bytes(revision), 0);
-  for (const id of versions) total += bytes(await tx.get(tables.pageVersions.name, id));
+  for (const id of versions) total += bytes(await tx.get(pageVersionsTable, id));
   return { records: revisions.length + versions.size, bytes: total };
 }
 
@@ -38,10 +39,13 @@ describe("storage of change requests", () => {
       baseUrl: "http://docsbase.test",
       appUrl: "http://docsbase.test",
       cache: new LRUCache<string, object>({ max: 100 }),
+      // Revisions are all this test writes: no network, no lifecycle events.
+      fetch: () => Promise.reject(new Error("no network in this test")),
+      lifecycle: { purgeSpace: async () => {}, memberRemoved: async () => {} },
     };
     // The space's pages, written straight through commitRevision in batches of 100.
     const pageIds = await storage.write(async (tx) => {
-      const record = (await tx.get<SpaceRecord>(tables.spaces.name, spaceId))!;
+      const record = (await tx.get(spacesTable, spaceId))!;
       let head = await requireRevision(tx, world, record.revision);
       const positions = generateNKeysBetween(null, null, PAGES);
       for (let start = 0; start < PAGES; start += 100) {
@@ -64,13 +68,13 @@ describe("storage of change requests", () => {
         }
         head = await commitRevision(tx, world, { space: spaceId, base: head, changes: { pages } });
       }
-      await tx.put(tables.spaces.name, { ...record, revision: head.record.id });
+      await tx.put(spacesTable, { ...record, revision: head.record.id });
       return [...head.pages.keys()];
     });
     expect(pageIds).toHaveLength(PAGES);
 
     const before = await storage.read(async (tx) => {
-      const record = (await tx.get<SpaceRecord>(tables.spaces.name, spaceId))!;
+      const record = (await tx.get(spacesTable, spaceId))!;
       const content = await requireRevision(tx, world, record.revision);
       const copy = [...content.pages.values()].reduce((sum, version) => sum + bytes(version), 0);
       return { ...(await footprint(tx, spaceId)), copy };

@@ -122,7 +122,7 @@ describe("collections", () => {
   });
 
   it("gives flags that match what each role can do", async () => {
-    const { api, org, member, collection } = await setup();
+    const { org, member, collection } = await setup();
     for (const role of ["read", "comment", "edit", "review", "create", "admin"] as const) {
       const id = await collection({ title: role });
       const caller = await member(role);

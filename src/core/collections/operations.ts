@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { contentRole } from "../permissions/membership.js";
+import { inOrganization } from "../permissions/organization.js";
 import { defineOperation, deleted } from "../registry.js";
-import { contentRole, requireMembership } from "../shared/access.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { endPosition } from "../shared/positions.js";
 import { defaultLevel } from "../shared/roles.js";
@@ -8,16 +9,14 @@ import { pathParam, queryBoolean } from "../shared/schema.js";
 import { presentSpace, spacePermissions } from "../spaces/permissions.js";
 import { softDeleteSpace } from "../spaces/records.js";
 import { spaceSchema, type Space } from "../spaces/schemas.js";
-import { tables, type CollectionRecord, type SpaceRecord } from "../tables.js";
+import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
+import { onCollection, onCollectionIfPresent } from "./access.js";
 import { moveCollection, transferCollection } from "./moves.js";
 import {
   collectionPermissions,
-  findCollection,
   presentCollection,
-  requireCollection,
   requireCreateAt,
   requireParentCollection,
-  requirePermission,
 } from "./permissions.js";
 import {
   collectionDescription,
@@ -27,6 +26,7 @@ import {
   UNTITLED,
   type Collection,
 } from "./schemas.js";
+import { type CollectionRecord, collectionsTable } from "./tables.js";
 import { subtree } from "./tree.js";
 
 const tag = "collections";
@@ -39,28 +39,28 @@ export const createCollection = defineOperation({
   tag,
   summary: "Create a collection, last among its siblings (create role at its place)",
   params: organizationParams,
+  // The place, and so the role needed, depends on the body: checked in `run`.
+  access: inOrganization("member"),
   body: z.object({ title: collectionTitle.optional(), parent: z.string().min(1).optional() }).optional(),
   response: collectionSchema,
   status: 201,
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const membership = await requireMembership(tx, context, params.organizationId);
-      const parent = body?.parent
-        ? (await requireParentCollection(tx, membership, body.parent, "body.parent")).id
-        : "";
-      await requireCreateAt(tx, membership, parent, "Creating a collection");
-      const collection: CollectionRecord = {
-        id: context.ids(),
-        organization: membership.organization.id,
-        parent,
-        title: body?.title ?? UNTITLED,
-        defaultLevel: "inherit",
-        position: await endPosition(tx, membership.organization.id),
-        createdAt: context.clock().toISOString(),
-      };
-      await tx.put(tables.collections.name, collection);
-      return presentCollection(tx, context, membership, collection);
-    });
+  async run(scope, { body }) {
+    const { tx, membership } = scope;
+    const parent = body?.parent
+      ? (await requireParentCollection(tx, membership, body.parent, "body.parent")).id
+      : "";
+    await requireCreateAt(tx, membership, parent, "Creating a collection");
+    const collection: CollectionRecord = {
+      id: scope.ids(),
+      organization: membership.organization.id,
+      parent,
+      title: body?.title ?? UNTITLED,
+      defaultLevel: "inherit",
+      position: await endPosition(tx, membership.organization.id),
+      createdAt: scope.clock().toISOString(),
+    };
+    await tx.put(collectionsTable, collection);
+    return presentCollection(tx, scope, membership, collection);
   },
 });
 
@@ -71,22 +71,20 @@ export const listCollectionsInOrganizationById = defineOperation({
   tag,
   summary: "List the collections of an organization in position order; `nested=false`: root ones only",
   params: organizationParams,
+  access: inOrganization("member"),
   query: z.object({ ...pageQuery, nested: queryBoolean().optional() }),
   response: listOf(collectionSchema),
-  async run(context, { params, query }) {
-    return context.storage.read(async (tx) => {
-      const membership = await requireMembership(tx, context, params.organizationId);
-      const organization = membership.organization.id;
-      const nested = query.nested ?? true;
-      return paginate<CollectionRecord, Collection>(tx, query, {
-        table: tables.collections,
-        ...(nested
-          ? { index: "byOrganization", where: [organization] }
-          : { index: "byParent", where: [organization, ""] }),
-        filter: async (collection) =>
-          collectionPermissions(await contentRole(tx, membership, collection)).view,
-        map: (collection) => presentCollection(tx, context, membership, collection),
-      });
+  async run(scope, { query }) {
+    const { tx, membership } = scope;
+    const organization = membership.organization.id;
+    const nested = query.nested ?? true;
+    return paginate<CollectionRecord, Collection>(tx, query, {
+      table: collectionsTable,
+      ...(nested
+        ? { index: "byOrganization", where: [organization] }
+        : { index: "byParent", where: [organization, ""] }),
+      filter: async (collection) => collectionPermissions(await contentRole(tx, membership, collection)).view,
+      map: (collection) => presentCollection(tx, scope, membership, collection),
     });
   },
 });
@@ -98,12 +96,10 @@ export const getCollectionById = defineOperation({
   tag,
   summary: "Get a collection",
   params: collectionParams,
+  access: onCollection("view"),
   response: collectionSchema,
-  async run(context, { params }) {
-    return context.storage.read(async (tx) => {
-      const { collection, membership } = await requireCollection(tx, context, params.collectionId);
-      return presentCollection(tx, context, membership, collection);
-    });
+  async run(scope) {
+    return presentCollection(scope.tx, scope, scope.membership, scope.collection);
   },
 });
 
@@ -112,26 +108,23 @@ export const updateCollectionById = defineOperation({
   method: "patch",
   path: "/collections/{collectionId}",
   tag,
-  summary: "Update a collection (admin on it); an empty description removes it",
+  summary: "Update a collection; an empty description removes it",
   params: collectionParams,
+  access: onCollection("admin"),
   body: z.object({
     title: collectionTitle.optional(),
     description: collectionDescription.optional(),
     defaultLevel: defaultLevel.optional(),
   }),
   response: collectionSchema,
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const access = await requireCollection(tx, context, params.collectionId);
-      requirePermission(collectionPermissions(access.role), "admin", "Updating a collection");
-      const collection = { ...access.collection };
-      if (body.title !== undefined) collection.title = body.title;
-      if (body.description === "") delete collection.description;
-      else if (body.description !== undefined) collection.description = body.description;
-      if (body.defaultLevel !== undefined) collection.defaultLevel = body.defaultLevel;
-      await tx.put(tables.collections.name, collection);
-      return presentCollection(tx, context, access.membership, collection);
-    });
+  async run(scope, { body }) {
+    const collection: CollectionRecord = { ...scope.collection };
+    if (body.title !== undefined) collection.title = body.title;
+    if (body.description === "") delete collection.description;
+    else if (body.description !== undefined) collection.description = body.description;
+    if (body.defaultLevel !== undefined) collection.defaultLevel = body.defaultLevel;
+    await scope.tx.put(collectionsTable, collection);
+    return presentCollection(scope.tx, scope, scope.membership, collection);
   },
 });
 
@@ -142,18 +135,16 @@ export const deleteCollectionById = defineOperation({
   tag,
   summary: "Delete a collection and its nested collections; its spaces are deleted (restorable)",
   params: collectionParams,
+  // Nothing there: 204. Hidden: 404.
+  access: onCollectionIfPresent("admin"),
   emptyStatuses: [204, 205],
-  async run(context, { params }) {
-    return context.storage.write(async (tx) => {
-      const access = await findCollection(tx, context, params.collectionId);
-      if (!access) return deleted(false);
-      requirePermission(collectionPermissions(access.role), "admin", "Deleting a collection");
-      // Spaces are soft-deleted like DELETE /spaces/{id}; restoring one later puts it at the root.
-      const { collections, spaces } = await subtree(tx, access.collection);
-      for (const space of spaces) if (space.state === "live") await softDeleteSpace(tx, context, space);
-      for (const collection of collections) await tx.delete(tables.collections.name, collection.id);
-      return deleted(true);
-    });
+  async run(scope) {
+    if (!scope.collection) return deleted(false);
+    // Spaces are soft-deleted like DELETE /spaces/{id}; restoring one later puts it at the root.
+    const { collections, spaces } = await subtree(scope.tx, scope.collection);
+    for (const space of spaces) if (space.state === "live") await softDeleteSpace(scope.tx, scope, space);
+    for (const collection of collections) await scope.tx.delete(collectionsTable, collection.id);
+    return deleted(true);
   },
 });
 
@@ -164,18 +155,17 @@ export const listSpacesInCollectionById = defineOperation({
   tag,
   summary: "List the spaces directly in a collection, in position order",
   params: collectionParams,
+  access: onCollection("view"),
   query: z.object({ ...pageQuery }),
   response: listOf(spaceSchema),
-  async run(context, { params, query }) {
-    return context.storage.read(async (tx) => {
-      const { collection, membership } = await requireCollection(tx, context, params.collectionId);
-      return paginate<SpaceRecord, Space>(tx, query, {
-        table: tables.spaces,
-        index: "byParent",
-        where: [collection.organization, collection.id, "live"],
-        filter: async (space) => spacePermissions(await contentRole(tx, membership, space), space).view,
-        map: (space) => presentSpace(tx, context, membership, space),
-      });
+  async run(scope, { query }) {
+    const { tx, collection, membership } = scope;
+    return paginate<SpaceRecord, Space>(tx, query, {
+      table: spacesTable,
+      index: "byParent",
+      where: [collection.organization, collection.id, "live"],
+      filter: async (space) => spacePermissions(await contentRole(tx, membership, space), space).view,
+      map: (space) => presentSpace(tx, scope, membership, space),
     });
   },
 });

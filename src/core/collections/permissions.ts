@@ -1,15 +1,16 @@
-import { contentRole, findMembership, type Membership } from "../shared/access.js";
-import { badRequest, forbidden, notFound } from "../shared/errors.js";
+import { contentRole, findMembership, type Membership } from "../permissions/membership.js";
+import { requirePermission } from "../permissions/refuse.js";
+import { badRequest, notFound } from "../shared/errors.js";
 import { atLeast, type Role } from "../shared/roles.js";
 import type { Context, World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { tables, type CollectionRecord } from "../tables.js";
+import { type CollectionRecord, collectionsTable } from "./tables.js";
 import { toCollection, type CollectionPermissions } from "./schemas.js";
 
 /**
  * What a caller may do on a collection, from their role on it (`contentRole`). The operations
- * refuse through these same flags ({@link requirePermission}), so a flag is false exactly where
- * the call answers 403 (or 404, for `view`).
+ * refuse through these same flags (`onCollection`, `requirePermission`), so a flag is false
+ * exactly where the call answers 403 (or 404, for `view`).
  *
  * `create` also governs the organization root: there the role is the organization role
  * ({@link roleAt}), which is what the organization's `createContent` flag reports.
@@ -23,20 +24,6 @@ export function collectionPermissions(role: Role | null): CollectionPermissions 
   };
 }
 
-/**
- * Fails with 403 unless the flag (or one of the flags) is set; `action` starts the message
- * ("Deleting a space").
- */
-export function requirePermission<P extends Record<string, boolean>>(
-  permissions: P,
-  flag: (keyof P & string) | readonly (keyof P & string)[],
-  action: string,
-): void {
-  const flags: readonly (keyof P & string)[] = typeof flag === "string" ? [flag] : flag;
-  if (flags.some((name) => permissions[name])) return;
-  throw forbidden(`${action} needs the ${flags.map((name) => `"${name}"`).join(" or ")} permission`);
-}
-
 /** The caller's role at a place: on collection `parent`, or the organization role at the root (""). */
 export async function roleAt(
   tx: ReadTransaction,
@@ -44,7 +31,7 @@ export async function roleAt(
   parent: string,
 ): Promise<Role | null> {
   if (!parent) return membership.role;
-  const collection = await tx.get<CollectionRecord>(tables.collections.name, parent);
+  const collection = await tx.get(collectionsTable, parent);
   return collection ? contentRole(tx, membership, collection) : null;
 }
 
@@ -73,7 +60,7 @@ export async function requireParentCollection(
   id: string,
   field: string,
 ): Promise<CollectionRecord> {
-  const collection = await tx.get<CollectionRecord>(tables.collections.name, id);
+  const collection = await tx.get(collectionsTable, id);
   const visible =
     collection?.organization === membership.organization.id &&
     collectionPermissions(await contentRole(tx, membership, collection)).view;
@@ -91,30 +78,20 @@ export interface CollectionAccess {
 
 /**
  * A collection the caller can view, or undefined when it does not exist; 404 when it is hidden
- * from them (not a member of its organization, or no role on it).
+ * from them (not a member of its organization, or no role on it). The rules of `./access.ts`
+ * build on it.
  */
 export async function findCollection(
   tx: ReadTransaction,
   context: Context,
   id: string,
 ): Promise<CollectionAccess | undefined> {
-  const collection = await tx.get<CollectionRecord>(tables.collections.name, id);
+  const collection = await tx.get(collectionsTable, id);
   if (!collection) return undefined;
   const membership = await findMembership(tx, context, collection.organization);
   const role = membership ? await contentRole(tx, membership, collection) : null;
   if (!membership || !collectionPermissions(role).view) throw notFound(`Collection "${id}" not found`);
   return { collection, membership, role };
-}
-
-/** Like {@link findCollection}, with 404 when it does not exist. */
-export async function requireCollection(
-  tx: ReadTransaction,
-  context: Context,
-  id: string,
-): Promise<CollectionAccess> {
-  const access = await findCollection(tx, context, id);
-  if (!access) throw notFound(`Collection "${id}" not found`);
-  return access;
 }
 
 /** The collection as this member sees it. */

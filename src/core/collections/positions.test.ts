@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import { createTestDocsbase } from "../../testing/double.js";
+import { storageSchema } from "../operations.js";
 import { freeKeyBetween, listSiblings } from "../shared/positions.js";
-import { storageSchema, tables, type CollectionRecord } from "../tables.js";
+import { type CollectionRecord, collectionsTable } from "./tables.js";
 
 const collection = (id: string, parent: string, position: string): CollectionRecord => ({
   id,
@@ -19,9 +20,9 @@ describe("positions", () => {
     const storage = memoryStorage();
     await storage.init(storageSchema);
     await storage.write(async (tx) => {
-      await tx.put(tables.collections.name, collection("first", "", "a0"));
-      await tx.put(tables.collections.name, collection("last", "", "a2"));
-      await tx.put(tables.collections.name, collection("elsewhere", "first", "a1"));
+      await tx.put(collectionsTable, collection("first", "", "a0"));
+      await tx.put(collectionsTable, collection("last", "", "a2"));
+      await tx.put(collectionsTable, collection("elsewhere", "first", "a1"));
     });
     const key = await storage.read((tx) => freeKeyBetween(tx, "org", "a0", "a2"));
     expect(key > "a0" && key < "a2" && key !== "a1").toBe(true);

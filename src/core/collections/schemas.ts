@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defaultLevel } from "../shared/roles.js";
 import { pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
-import type { CollectionRecord } from "../tables.js";
+import type { CollectionRecord } from "./tables.js";
 
 export const collectionTitle = z.string().max(50);
 export const collectionDescription = z.string().max(100);

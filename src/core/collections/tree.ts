@@ -1,5 +1,6 @@
 import type { ReadTransaction } from "../storage/port.js";
-import { tables, type CollectionRecord, type SpaceRecord } from "../tables.js";
+import { type CollectionRecord, collectionsTable } from "./tables.js";
+import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 
 export interface Subtree {
   /** The collection itself first, then its nested collections, parents before children. */
@@ -15,14 +16,14 @@ export async function subtree(tx: ReadTransaction, root: CollectionRecord): Prom
   for (let i = 0; i < collections.length; i++) {
     const { organization, id } = collections[i]!;
     collections.push(
-      ...(await tx.list<CollectionRecord>(tables.collections.name, {
+      ...(await tx.list(collectionsTable, {
         index: "byParent",
         where: [organization, id],
       })),
     );
     for (const state of ["live", "deleted"]) {
       spaces.push(
-        ...(await tx.list<SpaceRecord>(tables.spaces.name, {
+        ...(await tx.list(spacesTable, {
           index: "byParent",
           where: [organization, id, state],
         })),
@@ -40,7 +41,7 @@ export async function isWithin(tx: ReadTransaction, id: string, ancestor: string
   while (current && !visited.has(current)) {
     if (current === ancestor) return true;
     visited.add(current);
-    current = (await tx.get<CollectionRecord>(tables.collections.name, current))?.parent;
+    current = (await tx.get(collectionsTable, current))?.parent;
   }
   return false;
 }

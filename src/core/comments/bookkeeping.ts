@@ -1,12 +1,13 @@
 import { nextSequence } from "../shared/sequence.js";
 import type { WriteTransaction } from "../storage/port.js";
 import {
-  tables,
-  type CommenterRecord,
   type CommentRecord,
-  type CommentReplyRecord,
+  type CommenterRecord,
   type ReactionRecord,
-} from "../tables.js";
+  commentRepliesTable,
+  commentersTable,
+  commentsTable,
+} from "./tables.js";
 import type { Thread } from "./thread.js";
 
 /**
@@ -95,7 +96,7 @@ export function applyResolution(
  * whatever changed): repliers in order of their first reply, `updatedAt` their latest post or edit.
  */
 export async function recountReplies(tx: WriteTransaction, comment: CommentRecord): Promise<CommentRecord> {
-  const replies = await tx.list<CommentReplyRecord>(tables.commentReplies.name, {
+  const replies = await tx.list(commentRepliesTable, {
     index: "byComment",
     where: [comment.id],
   });
@@ -125,10 +126,10 @@ export async function countPosts(
   delta: number,
 ): Promise<void> {
   const key = commenterKey(thread, user);
-  const current = await tx.get<CommenterRecord>(tables.commenters.name, key);
+  const current = await tx.get(commentersTable, key);
   const posts = (current?.posts ?? 0) + delta;
   if (posts <= 0) {
-    if (current) await tx.delete(tables.commenters.name, key);
+    if (current) await tx.delete(commentersTable, key);
     return;
   }
   const record: CommenterRecord = current
@@ -141,7 +142,7 @@ export async function countPosts(
         seq: await nextSequence(tx),
         posts,
       };
-  await tx.put(tables.commenters.name, record);
+  await tx.put(commentersTable, record);
 }
 
 /** Removes a comment with its replies, and uncounts their posts. */
@@ -150,15 +151,15 @@ export async function removeComment(
   thread: Thread,
   comment: CommentRecord,
 ): Promise<void> {
-  const replies = await tx.list<CommentReplyRecord>(tables.commentReplies.name, {
+  const replies = await tx.list(commentRepliesTable, {
     index: "byComment",
     where: [comment.id],
   });
   const posts = new Map<string, number>([[comment.postedBy, 1]]);
   for (const reply of replies) {
     posts.set(reply.postedBy, (posts.get(reply.postedBy) ?? 0) + 1);
-    await tx.delete(tables.commentReplies.name, reply.id);
+    await tx.delete(commentRepliesTable, reply.id);
   }
   for (const [user, count] of posts) await countPosts(tx, thread, user, -count);
-  await tx.delete(tables.comments.name, comment.id);
+  await tx.delete(commentsTable, comment.id);
 }

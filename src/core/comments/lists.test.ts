@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import type { CommentStatus } from "./tables.js";
 
 interface Posted {
   id: string;
   author: string;
   page: string;
-  status: "open" | "resolved";
+  status: CommentStatus;
 }
 
 /**

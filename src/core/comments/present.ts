@@ -1,13 +1,8 @@
 import { markdownToDocument } from "../content/document/index.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
-import {
-  tables,
-  type CommentRecord,
-  type CommentReplyRecord,
-  type ReactionRecord,
-  type UserRecord,
-} from "../tables.js";
+import type { CommentRecord, CommentReplyRecord, ReactionRecord } from "./tables.js";
+import { usersTable } from "../users/tables.js";
 import { toUser, type User } from "../users/schemas.js";
 import { groupReactions } from "./bookkeeping.js";
 import type { BodyFormat, Comment, CommentReply } from "./schemas.js";
@@ -109,7 +104,7 @@ export class CommentPresenter {
   private user(id: string): Promise<User> {
     let user = this.users.get(id);
     if (!user) {
-      user = this.tx.get<UserRecord>(tables.users.name, id).then((record) =>
+      user = this.tx.get(usersTable, id).then((record) =>
         record
           ? toUser(this.world, record)
           : {

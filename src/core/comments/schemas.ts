@@ -3,6 +3,7 @@ import { documentInput, documentToMarkdown } from "../content/document/index.js"
 import { pageQuery } from "../shared/pagination.js";
 import { timestamp, url } from "../shared/schema.js";
 import { userSchema } from "../users/schemas.js";
+import { commentStatus } from "./tables.js";
 
 /**
  * Request and response schemas of comments and replies (SPEC.md, "Comment"; the reference
@@ -48,7 +49,8 @@ export const emoji = z
   .trim()
   .min(1, "Expected a non-empty emoji")
   .max(50)
-  .refine((value) => !/[\u0000-\u001f]/.test(value), { error: "Expected an emoji" });
+  // No control characters (U+0000 to U+001F).
+  .refine((value) => ![...value].some((char) => char.charCodeAt(0) < 0x20), { error: "Expected an emoji" });
 const reactionList = z.array(emoji).max(MAX_REACTIONS_PER_UPDATE);
 
 export const tableCellTarget = z.object({ record: z.string().min(1), definition: z.string().min(1) });
@@ -85,7 +87,7 @@ const authors = z
 export const listCommentsQuery = z.object({
   ...pageQuery,
   order: z.enum(["asc", "desc"]).default("desc"),
-  status: z.enum(["all", "open", "resolved"]).default("all"),
+  status: z.enum(["all", ...commentStatus.options]).default("all"),
   ...formatQuery,
   targetPage: z.string().min(1).optional(),
   authors: authors.optional(),
@@ -125,7 +127,7 @@ export const commentReplySchema = z.object({
 });
 export type CommentReply = z.infer<typeof commentReplySchema>;
 
-export const commentSchema = z.object({
+const commentFields = {
   object: z.literal("comment"),
   id: z.string(),
   postedBy: userSchema,
@@ -145,9 +147,16 @@ export const commentSchema = z.object({
   }),
   urls: z.object({ location: url() }),
   permissions: commentPermissionsSchema,
-  status: z.enum(["open", "resolved"]),
-  /** Present exactly when `status` is `resolved`. */
-  resolvedAt: timestamp().optional(),
-  resolvedBy: userSchema.optional(),
-});
+};
+
+/** The reference `Comment`: open, or resolved with when and by whom. */
+export const commentSchema = z.discriminatedUnion("status", [
+  z.object({ ...commentFields, status: commentStatus.extract(["open"]) }),
+  z.object({
+    ...commentFields,
+    status: commentStatus.extract(["resolved"]),
+    resolvedAt: timestamp(),
+    resolvedBy: userSchema,
+  }),
+]);
 export type Comment = z.infer<typeof commentSchema>;

@@ -1,23 +1,19 @@
-import { requirePermission } from "../collections/permissions.js";
-import { requireChangeRequest } from "../content/target.js";
-import { requireCaller } from "../shared/access.js";
+import { type ChangeRequestRecord, changeRequestsTable } from "../change-requests/tables.js";
+import { requireCaller } from "../permissions/membership.js";
+import { requirePermission } from "../permissions/refuse.js";
 import { forbidden, notFound } from "../shared/errors.js";
 import type { Caller, Context } from "../shared/world.js";
+import type { SpaceScope } from "../spaces/access.js";
 import type { SpacePermissions } from "../spaces/schemas.js";
-import { requireSpace, spacePermissions, type SpaceAccess } from "../spaces/permissions.js";
+import { spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
-import {
-  tables,
-  type ChangeRequestRecord,
-  type CommentRecord,
-  type CommentReplyRecord,
-  type SpaceRecord,
-} from "../tables.js";
 import type { CommentPermissions } from "./schemas.js";
+import { type CommentRecord, type CommentReplyRecord, commentRepliesTable, commentsTable } from "./tables.js";
 
 /**
  * Where comments live: a space (`changeRequest: ""`) or one change request of a space. Both
- * families open their thread here, so they share access rules and bookkeeping.
+ * families open their thread with the rules of access.ts, so they share access rules and
+ * bookkeeping.
  *
  * Rules (docs/comments.md): viewing needs `read` on the space (non-members get 404); posting,
  * replying, reacting and resolving need the space's `comment` permission; only the author edits a
@@ -25,11 +21,11 @@ import type { CommentPermissions } from "./schemas.js";
  */
 export interface Thread {
   readonly caller: Caller;
-  readonly access: SpaceAccess;
   readonly changeRequest?: ChangeRequestRecord;
   /** The index values of this thread: the space id and the change request id or "". */
   readonly space: string;
   readonly changeRequestId: string;
+  /** The caller's permissions on the space. */
   readonly permissions: SpacePermissions;
   /** The revision new comments are anchored in: the space's or the change request's head. */
   readonly revision: string;
@@ -37,41 +33,37 @@ export interface Thread {
   readonly path: string;
 }
 
-export interface ThreadParams {
-  readonly spaceId: string;
-  readonly changeRequestId?: string | undefined;
-}
+/** The two kinds of thread, one per family of comment operations. */
+export type ThreadKind = "space" | "change-request";
 
-export async function openThread(
-  tx: ReadTransaction,
+/**
+ * The thread of a space, or of a change request when one is given, from what the space rule
+ * loaded (the space, which the caller can view, and the caller's permissions on it).
+ */
+export function openThread(
   context: Context,
-  params: ThreadParams,
-): Promise<Thread> {
+  loaded: Pick<SpaceScope, "space" | "permissions"> & { readonly changeRequest?: ChangeRequestRecord },
+): Thread {
   const caller = requireCaller(context);
-  const access = await requireSpace(tx, context, params.spaceId);
-  const permissions = spacePermissions(access.role, access.space);
-  const space = access.space.id;
-  if (params.changeRequestId === undefined) {
+  const { space, permissions, changeRequest } = loaded;
+  if (!changeRequest) {
     return {
       caller,
-      access,
-      space,
+      space: space.id,
       changeRequestId: "",
       permissions,
-      revision: access.space.revision,
-      path: `/spaces/${space}`,
+      revision: space.revision,
+      path: `/spaces/${space.id}`,
     };
   }
-  const changeRequest = await requireChangeRequest(tx, space, params.changeRequestId);
   return {
     caller,
-    access,
     changeRequest,
-    space,
+    space: space.id,
     changeRequestId: changeRequest.id,
     permissions,
     revision: changeRequest.revision,
-    path: `/spaces/${space}/change-requests/${changeRequest.id}`,
+    path: `/spaces/${space.id}/change-requests/${changeRequest.id}`,
   };
 }
 
@@ -89,11 +81,6 @@ export function commentPermissions(thread: Thread, postedBy: string): CommentPer
     reply: canComment,
     delete: (author && canComment) || thread.permissions.admin,
   };
-}
-
-/** Fails with 403 unless the caller may post in the thread. */
-export function requireCommentRole(thread: Thread, action: string): void {
-  requirePermission(thread.permissions, "comment", action);
 }
 
 /** Checks, before anything changes, that the caller may make each requested change. */
@@ -123,7 +110,7 @@ export async function findComment(
   thread: Thread,
   id: string,
 ): Promise<CommentRecord | undefined> {
-  const record = await tx.get<CommentRecord>(tables.comments.name, id);
+  const record = await tx.get(commentsTable, id);
   const inThread = record?.space === thread.space && record.changeRequest === thread.changeRequestId;
   return inThread ? record : undefined;
 }
@@ -144,7 +131,7 @@ export async function findReply(
   comment: CommentRecord,
   id: string,
 ): Promise<CommentReplyRecord | undefined> {
-  const record = await tx.get<CommentReplyRecord>(tables.commentReplies.name, id);
+  const record = await tx.get(commentRepliesTable, id);
   return record?.comment === comment.id ? record : undefined;
 }
 
@@ -156,15 +143,15 @@ export async function findReply(
 export async function addOpenComments(tx: WriteTransaction, thread: Thread, delta: number): Promise<void> {
   if (delta === 0) return;
   if (thread.changeRequestId) {
-    const current = await tx.get<ChangeRequestRecord>(tables.changeRequests.name, thread.changeRequestId);
+    const current = await tx.get(changeRequestsTable, thread.changeRequestId);
     if (!current) return;
-    await tx.put(tables.changeRequests.name, { ...current, comments: Math.max(0, current.comments + delta) });
+    await tx.put(changeRequestsTable, { ...current, comments: Math.max(0, current.comments + delta) });
     return;
   }
-  const current = await tx.get<SpaceRecord>(tables.spaces.name, thread.space);
+  const current = await tx.get(spacesTable, thread.space);
   if (!current) return;
   const comments = Math.max(0, current.counters.comments + delta);
-  await tx.put(tables.spaces.name, { ...current, counters: { ...current.counters, comments } });
+  await tx.put(spacesTable, { ...current, counters: { ...current.counters, comments } });
 }
 
 /** The open-count change of a status change. */

@@ -1,5 +1,5 @@
 import type { World } from "../shared/world.js";
-import { tables, type BlobRecord, type FileVersionRecord } from "../tables.js";
+import { type FileVersionRecord, blobsTable, fileVersionsTable } from "./tables.js";
 
 /**
  * The bytes behind a file's `downloadURL`. The URL names the file version, whose id is random and
@@ -12,9 +12,9 @@ export async function readDownload(
   versionId: string,
 ): Promise<{ version: FileVersionRecord; bytes: Uint8Array<ArrayBuffer> } | undefined> {
   return world.storage.read(async (tx) => {
-    const version = await tx.get<FileVersionRecord>(tables.fileVersions.name, versionId);
+    const version = await tx.get(fileVersionsTable, versionId);
     if (!version) return undefined;
-    const blob = await tx.get<BlobRecord>(tables.blobs.name, version.blob);
+    const blob = await tx.get(blobsTable, version.blob);
     if (!blob) return undefined;
     return { version, bytes: Uint8Array.from(atob(blob.data), (char) => char.charCodeAt(0)) };
   });

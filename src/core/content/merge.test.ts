@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FileVersionRecord, PageVersionRecord } from "../tables.js";
+import type { FileVersionRecord, PageVersionRecord } from "./tables.js";
 import { mergeContents, mergeLines, same, type MergeInput } from "./merge.js";
 
 let counter = 0;

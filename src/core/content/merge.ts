@@ -1,6 +1,6 @@
 import { diff3Merge } from "node-diff3";
 import type { World } from "../shared/world.js";
-import type { FileVersionRecord, PageVersionRecord } from "../tables.js";
+import type { FileVersionRecord, PageVersionRecord } from "./tables.js";
 import type { RevisionContent } from "./revisions.js";
 
 /**
@@ -112,7 +112,10 @@ function mergePage(
 ): PageVersionRecord | string {
   const merged: Record<string, unknown> = { ...ours };
   const clashes: string[] = [];
-  const fields = new Set([...Object.keys(base ?? {}), ...Object.keys(ours), ...Object.keys(theirs)]);
+  // The fields of the versions (a record holds its declared fields only).
+  const keys = (version: PageVersionRecord | undefined) =>
+    Object.keys(version ?? {}) as (keyof PageVersionRecord)[];
+  const fields = new Set([...keys(base), ...keys(ours), ...keys(theirs)]);
   for (const field of [...fields].filter((name) => !BOOKKEEPING.has(name)).sort()) {
     const value = pick(base?.[field], ours[field], theirs[field]);
     if (value === CONFLICT) clashes.push(field);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { World } from "../shared/world.js";
-import type { FileVersionRecord, SpaceRecord } from "../tables.js";
+import type { FileVersionRecord } from "./tables.js";
+import type { SpaceRecord } from "../spaces/tables.js";
 import type { RevisionContent } from "./revisions.js";
 import { pageTree, type TreeNode } from "./tree.js";
 

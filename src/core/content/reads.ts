@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { defineOperation } from "../registry.js";
+import { keyed, defineOperation } from "../registry.js";
 import { notFound } from "../shared/errors.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
 import { pathParam, queryBoolean } from "../shared/schema.js";
-import type { Context } from "../shared/world.js";
+import { onContent, pathParamOf, type ContentAt } from "./access.js";
 import {
   fileSchema,
   orderedFiles,
@@ -14,203 +14,207 @@ import {
   revisionSchema,
 } from "./present.js";
 import { pageBody, pageBodyQuery } from "./page-body.js";
-import { openContent, type ContentSelector } from "./target.js";
 import { pageTree } from "./tree.js";
 
 /**
  * Content reads in three families that differ only in which content they name (SPEC.md, "Space
  * content", "Change requests and their content", and the reference's revision reads): a space's
- * current revision, a change request's head, or a revision by id.
+ * current revision, a change request's head, or a revision by id. The access rule of each family
+ * (`onContent`) loads that content before `run`.
  */
 
 /** `metadata` and `computed` (default true): there is no git metadata or computed content yet. */
 const revisionQuery = { metadata: queryBoolean().optional(), computed: queryBoolean().optional() };
 
-interface Family {
-  readonly ids: {
-    revision: string;
-    pages: string;
-    files: string;
-    file: string;
-    page: string;
-    path: string;
-  };
-  readonly prefix: string;
-  readonly params: z.ZodObject<z.ZodRawShape>;
+/** The operation ids of one family, each written out where the family is declared. */
+interface ReadIds {
+  readonly revision: string;
+  readonly pages: string;
+  readonly files: string;
+  readonly file: string;
+  readonly page: string;
+  readonly path: string;
+}
+
+interface Family<Ids extends ReadIds, Shape extends z.ZodRawShape> {
+  readonly ids: Ids;
+  readonly at: ContentAt;
+  /** The path parameters naming the content. */
+  readonly params: Shape;
   readonly tag: string;
-  readonly selector: (params: Record<string, string>) => ContentSelector;
+  readonly prefix: string;
   readonly revisionPath: string;
   readonly pagesPath: string;
 }
 
-function readOperations(family: Family) {
-  const open = (context: Context, params: Record<string, string>) =>
-    context.storage.read(async (tx) => openContent(tx, context, family.selector(params)));
+function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(family: Family<Ids, Shape>) {
+  // Each `id` is asserted as `Ids[...]`: read from a generic object, the compiler would widen it to
+  // `string` and `Client<Operations>` would lose the family's ids.
+  const access = onContent(family.at, "view");
 
   const revision = defineOperation({
-    id: family.ids.revision,
+    id: family.ids.revision as Ids["revision"],
     method: "get",
     path: family.revisionPath,
     tag: family.tag,
     summary: "The revision: its page tree and files",
-    params: family.params,
+    access,
+    params: z.object(family.params),
     query: z.object(revisionQuery),
     response: revisionSchema,
-    async run(context, { params }) {
-      const { access, content } = await open(context, params as Record<string, string>);
-      return presentRevision(context, access.space, content);
+    async run(scope) {
+      return presentRevision(scope, scope.space, scope.content);
     },
   });
 
   const pages = defineOperation({
-    id: family.ids.pages,
+    id: family.ids.pages as Ids["pages"],
     method: "get",
     path: family.pagesPath,
     tag: family.tag,
     summary: "The page tree",
-    params: family.params,
+    access,
+    params: z.object(family.params),
     query: z.object(revisionQuery),
     response: z.object({ pages: z.array(pageSchema) }),
-    async run(context, { params }) {
-      const { access, content } = await open(context, params as Record<string, string>);
+    async run(scope) {
       return {
-        pages: pageTree(content).roots.map((node) =>
-          presentPage(context, access.space, node, { children: true }),
+        pages: pageTree(scope.content).roots.map((node) =>
+          presentPage(scope, scope.space, node, { children: true }),
         ),
       };
     },
   });
 
   const files = defineOperation({
-    id: family.ids.files,
+    id: family.ids.files as Ids["files"],
     method: "get",
     path: `${family.prefix}/files`,
     tag: family.tag,
     summary: "The files, by name",
-    params: family.params,
+    access,
+    params: z.object(family.params),
     query: z.object({ ...pageQuery, ...revisionQuery }),
     response: listOf(fileSchema),
-    async run(context, { params, query }) {
-      const { access, content } = await open(context, params as Record<string, string>);
-      const page = paginateSorted(orderedFiles(content), query, {
-        scope: `files:${access.space.id}`,
+    async run(scope, { query }) {
+      const page = paginateSorted(orderedFiles(scope.content), query, {
+        scope: `files:${scope.space.id}`,
         position: ([id, version]) => [version.name, id],
       });
-      return { ...page, items: page.items.map(([id, version]) => presentFile(context, id, version)) };
+      return { ...page, items: page.items.map(([id, version]) => presentFile(scope, id, version)) };
     },
   });
 
   const file = defineOperation({
-    id: family.ids.file,
+    id: family.ids.file as Ids["file"],
     method: "get",
     path: `${family.prefix}/files/{fileId}`,
     tag: family.tag,
     summary: "One file",
-    params: family.params.extend({ fileId: pathParam() }),
+    access,
+    params: z.object({ ...family.params, fileId: pathParam() }),
     query: z.object(revisionQuery),
     response: fileSchema,
-    async run(context, { params }) {
-      const { content } = await open(context, params as Record<string, string>);
-      const version = content.files.get(params.fileId as string);
-      if (!version) throw notFound(`File "${String(params.fileId)}" not found`);
-      return presentFile(context, params.fileId as string, version);
+    async run(scope, { params }) {
+      const fileId = pathParamOf(params, "fileId");
+      const version = scope.content.files.get(fileId);
+      if (!version) throw notFound(`File "${fileId}" not found`);
+      return presentFile(scope, fileId, version);
     },
   });
 
   const pageById = defineOperation({
-    id: family.ids.page,
+    id: family.ids.page as Ids["page"],
     method: "get",
     path: `${family.prefix}/page/{pageId}`,
     tag: family.tag,
     summary: "One page, as markdown or as a JSON document",
-    params: family.params.extend({ pageId: pathParam() }),
+    access,
+    params: z.object({ ...family.params, pageId: pathParam() }),
     query: z.object({ ...pageBodyQuery, ...revisionQuery }),
     response: pageSchema,
-    async run(context, { params, query }) {
-      const { access, content } = await open(context, params as Record<string, string>);
-      const node = pageTree(content).byId.get(params.pageId as string);
-      if (!node) throw notFound(`Page "${String(params.pageId)}" not found`);
-      return presentPage(context, access.space, node, { children: true, body: pageBody(query) });
+    async run(scope, { params, query }) {
+      const pageId = pathParamOf(params, "pageId");
+      const node = pageTree(scope.content).byId.get(pageId);
+      if (!node) throw notFound(`Page "${pageId}" not found`);
+      return presentPage(scope, scope.space, node, { children: true, body: pageBody(query) });
     },
   });
 
   const pageByPath = defineOperation({
-    id: family.ids.path,
+    id: family.ids.path as Ids["path"],
     method: "get",
     path: `${family.prefix}/path/{pagePath}`,
     restParam: "pagePath",
     tag: family.tag,
     summary: "One page by its path (URL-encoded, e.g. guides%2Finstall)",
-    params: family.params.extend({ pagePath: pathParam() }),
+    access,
+    params: z.object({ ...family.params, pagePath: pathParam() }),
     query: z.object({ ...pageBodyQuery, ...revisionQuery }),
     response: pageSchema,
-    async run(context, { params, query }) {
-      const { access, content } = await open(context, params as Record<string, string>);
-      const path = (params.pagePath as string).replace(/^\/+|\/+$/g, "");
-      const node = pageTree(content).byPath.get(path);
+    async run(scope, { params, query }) {
+      const path = pathParamOf(params, "pagePath").replace(/^\/+|\/+$/g, "");
+      const node = pageTree(scope.content).byPath.get(path);
       if (!node) throw notFound(`No page at path "${path}"`);
-      return presentPage(context, access.space, node, { children: true, body: pageBody(query) });
+      return presentPage(scope, scope.space, node, { children: true, body: pageBody(query) });
     },
   });
 
-  return [revision, pages, files, file, pageById, pageByPath] as const;
+  return keyed([revision, pages, files, file, pageById, pageByPath]);
 }
 
-const spaceParams = z.object({ spaceId: pathParam() });
-const changeRequestParams = z.object({ spaceId: pathParam(), changeRequestId: pathParam() });
-const revisionParams = z.object({ spaceId: pathParam(), revisionId: pathParam() });
+/** Reads of a space's current content. */
+export const spaceContentReads = readOperations({
+  ids: {
+    revision: "getCurrentRevision",
+    pages: "listPages",
+    files: "listFiles",
+    file: "getFileById",
+    page: "getPageById",
+    path: "getPageByPath",
+  },
+  at: "space",
+  params: { spaceId: pathParam() },
+  tag: "content",
+  prefix: "/spaces/{spaceId}/content",
+  revisionPath: "/spaces/{spaceId}/content",
+  pagesPath: "/spaces/{spaceId}/content/pages",
+});
 
-const families = [
-  readOperations({
-    ids: {
-      revision: "getCurrentRevision",
-      pages: "listPages",
-      files: "listFiles",
-      file: "getFileById",
-      page: "getPageById",
-      path: "getPageByPath",
-    },
-    prefix: "/spaces/{spaceId}/content",
-    revisionPath: "/spaces/{spaceId}/content",
-    pagesPath: "/spaces/{spaceId}/content/pages",
-    params: spaceParams,
-    tag: "content",
-    selector: (params) => ({ spaceId: params["spaceId"]! }),
-  }),
-  readOperations({
-    ids: {
-      revision: "getRevisionOfChangeRequestById",
-      pages: "listPagesInChangeRequest",
-      files: "listFilesInChangeRequestById",
-      file: "getFileInChangeRequestById",
-      page: "getPageInChangeRequestById",
-      path: "getPageInChangeRequestByPath",
-    },
-    prefix: "/spaces/{spaceId}/change-requests/{changeRequestId}/content",
-    revisionPath: "/spaces/{spaceId}/change-requests/{changeRequestId}/content",
-    pagesPath: "/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages",
-    params: changeRequestParams,
-    tag: "change-requests",
-    selector: (params) => ({ spaceId: params["spaceId"]!, changeRequestId: params["changeRequestId"]! }),
-  }),
-  readOperations({
-    ids: {
-      revision: "getRevisionById",
-      pages: "listPagesInRevisionById",
-      files: "listFilesInRevisionById",
-      file: "getFileInRevisionById",
-      page: "getPageInRevisionById",
-      path: "getPageInRevisionByPath",
-    },
-    prefix: "/spaces/{spaceId}/revisions/{revisionId}",
-    revisionPath: "/spaces/{spaceId}/revisions/{revisionId}",
-    pagesPath: "/spaces/{spaceId}/revisions/{revisionId}/pages",
-    params: revisionParams,
-    tag: "revisions",
-    selector: (params) => ({ spaceId: params["spaceId"]!, revisionId: params["revisionId"]! }),
-  }),
-];
+/** Reads of a change request's content (its head revision). */
+export const changeRequestContentReads = readOperations({
+  ids: {
+    revision: "getRevisionOfChangeRequestById",
+    pages: "listPagesInChangeRequest",
+    files: "listFilesInChangeRequestById",
+    file: "getFileInChangeRequestById",
+    page: "getPageInChangeRequestById",
+    path: "getPageInChangeRequestByPath",
+  },
+  at: "changeRequest",
+  params: { spaceId: pathParam(), changeRequestId: pathParam() },
+  tag: "change-requests",
+  prefix: "/spaces/{spaceId}/change-requests/{changeRequestId}/content",
+  revisionPath: "/spaces/{spaceId}/change-requests/{changeRequestId}/content",
+  pagesPath: "/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages",
+});
 
-export const contentReadOperations = Object.fromEntries(
-  families.flat().map((operation) => [operation.id, operation]),
-) as Record<string, (typeof families)[number][number]>;
+/** Reads of any revision of a space, by id. */
+export const revisionReads = readOperations({
+  ids: {
+    revision: "getRevisionById",
+    pages: "listPagesInRevisionById",
+    files: "listFilesInRevisionById",
+    file: "getFileInRevisionById",
+    page: "getPageInRevisionById",
+    path: "getPageInRevisionByPath",
+  },
+  at: "revision",
+  params: { spaceId: pathParam(), revisionId: pathParam() },
+  tag: "revisions",
+  prefix: "/spaces/{spaceId}/revisions/{revisionId}",
+  revisionPath: "/spaces/{spaceId}/revisions/{revisionId}",
+  pagesPath: "/spaces/{spaceId}/revisions/{revisionId}/pages",
+});
+
+export const contentReadOperations = { ...spaceContentReads, ...changeRequestContentReads, ...revisionReads };

@@ -1,13 +1,15 @@
 import { nextSequence } from "../shared/sequence.js";
 import type { World } from "../shared/world.js";
-import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
+import type { ReadTransaction, Table, WriteTransaction } from "../storage/port.js";
 import {
-  tables,
   type ContentDelta,
   type FileVersionRecord,
   type PageVersionRecord,
   type RevisionRecord,
-} from "../tables.js";
+  fileVersionsTable,
+  pageVersionsTable,
+  revisionsTable,
+} from "./tables.js";
 
 /**
  * Immutable revisions with structural sharing (DESIGN.md, "Immutable revisions").
@@ -41,7 +43,7 @@ export async function loadRevision(
 ): Promise<RevisionContent | undefined> {
   const cached = world.cache.get(cacheKey(id)) as RevisionContent | undefined;
   if (cached) return cached;
-  const record = await tx.get<RevisionRecord>(tables.revisions.name, id);
+  const record = await tx.get(revisionsTable, id);
   if (!record) return undefined;
   let content: RevisionContent;
   if (record.base && record.delta) {
@@ -52,10 +54,10 @@ export async function loadRevision(
     const pages = new Map<string, PageVersionRecord>();
     const files = new Map<string, FileVersionRecord>();
     for (const [page, version] of Object.entries(record.snapshot?.pages ?? {})) {
-      pages.set(page, await requireVersion<PageVersionRecord>(tx, tables.pageVersions.name, version));
+      pages.set(page, await requireVersion(tx, pageVersionsTable, version));
     }
     for (const [file, version] of Object.entries(record.snapshot?.files ?? {})) {
-      files.set(file, await requireVersion<FileVersionRecord>(tx, tables.fileVersions.name, version));
+      files.set(file, await requireVersion(tx, fileVersionsTable, version));
     }
     content = { record, pages, files };
   }
@@ -84,22 +86,22 @@ async function applyDelta(
   const files = new Map(base.files);
   for (const [page, version] of Object.entries(delta.pages)) {
     if (version === null) pages.delete(page);
-    else pages.set(page, await requireVersion<PageVersionRecord>(tx, tables.pageVersions.name, version));
+    else pages.set(page, await requireVersion(tx, pageVersionsTable, version));
   }
   for (const [file, version] of Object.entries(delta.files)) {
     if (version === null) files.delete(file);
-    else files.set(file, await requireVersion<FileVersionRecord>(tx, tables.fileVersions.name, version));
+    else files.set(file, await requireVersion(tx, fileVersionsTable, version));
   }
   return { record, pages, files };
 }
 
-async function requireVersion<T extends Record<string, unknown>>(
+async function requireVersion<R extends object>(
   tx: ReadTransaction,
-  table: string,
+  table: Table<R>,
   id: string,
-) {
-  const version = await tx.get<T>(table, id);
-  if (!version) throw new Error(`Missing ${table} record ${id}`);
+): Promise<R> {
+  const version = await tx.get(table, id);
+  if (!version) throw new Error(`Missing ${table.name} record ${id}`);
   return version;
 }
 
@@ -137,8 +139,7 @@ export async function commitRevision(
       delta.pages[page] = null;
     } else {
       if (pages.get(page)?.id === version.id) continue;
-      if (!(await tx.get(tables.pageVersions.name, version.id)))
-        await tx.put(tables.pageVersions.name, version);
+      if (!(await tx.get(pageVersionsTable, version.id))) await tx.put(pageVersionsTable, version);
       pages.set(page, version);
       delta.pages[page] = version.id;
     }
@@ -149,14 +150,13 @@ export async function commitRevision(
       delta.files[file] = null;
     } else {
       if (files.get(file)?.id === version.id) continue;
-      if (!(await tx.get(tables.fileVersions.name, version.id)))
-        await tx.put(tables.fileVersions.name, version);
+      if (!(await tx.get(fileVersionsTable, version.id))) await tx.put(fileVersionsTable, version);
       files.set(file, version);
       delta.files[file] = version.id;
     }
   }
   const depth = (input.base?.record.depth ?? 0) + 1;
-  const record: RevisionRecord = {
+  const common = {
     id: world.ids(),
     space: input.space,
     seq: await nextSequence(tx),
@@ -164,16 +164,18 @@ export async function commitRevision(
     createdAt: world.clock().toISOString(),
     type: input.type ?? "edits",
   };
-  if (input.base && depth < SNAPSHOT_EVERY) {
-    Object.assign(record, { base: input.base.record.id, delta, depth });
-  } else {
-    const snapshot = {
-      pages: Object.fromEntries([...pages].map(([page, version]) => [page, version.id])),
-      files: Object.fromEntries([...files].map(([file, version]) => [file, version.id])),
-    };
-    Object.assign(record, { snapshot, depth: 0 });
-  }
-  await tx.put(tables.revisions.name, record);
+  const record: RevisionRecord =
+    input.base && depth < SNAPSHOT_EVERY
+      ? { ...common, base: input.base.record.id, delta, depth }
+      : {
+          ...common,
+          snapshot: {
+            pages: Object.fromEntries([...pages].map(([page, version]) => [page, version.id])),
+            files: Object.fromEntries([...files].map(([file, version]) => [file, version.id])),
+          },
+          depth: 0,
+        };
+  await tx.put(revisionsTable, record);
   const content: RevisionContent = { record, pages, files };
   world.cache.set(cacheKey(record.id), content);
   return content;

@@ -4,12 +4,19 @@ import { defineOperation, Reply } from "../registry.js";
 import { badRequest, DocsbaseError } from "../shared/errors.js";
 import { pathParam } from "../shared/schema.js";
 import type { Context, World } from "../shared/world.js";
-import { findSpace, requireSpace } from "../spaces/permissions.js";
+import { onSpace } from "../spaces/access.js";
+import { findSpace } from "../spaces/permissions.js";
 import type { ReadTransaction } from "../storage/port.js";
-import type { FileVersionRecord, PageVersionRecord } from "../tables.js";
+import type { FileVersionRecord, PageVersionRecord } from "./tables.js";
 import { orderedFiles } from "./present.js";
 import { requireRevision, type ContentChanges, type RevisionContent } from "./revisions.js";
-import { findChangeRequest, openDraft } from "./target.js";
+import {
+  changeRequestContent,
+  commitDraft,
+  findChangeRequest,
+  requireOpenChangeRequest,
+  spaceContent,
+} from "./target.js";
 import { pageTree, siblingsOf } from "./tree.js";
 
 /**
@@ -149,33 +156,29 @@ export const applyTemplateToSpace = defineOperation({
   tag: "content",
   summary:
     "Copy a template space's pages and files into a space's live content, or into a change request's " +
-    "content with changeRequestId (edit permission)",
+    "content with changeRequestId",
+  access: onSpace("edit"),
   params: z.object({ spaceId: pathParam() }),
   body: templateReference.extend({ changeRequestId: z.string().min(1).optional() }),
   emptyStatuses: [201],
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const { space } = await requireSpace(tx, context, params.spaceId);
-      if (body.changeRequestId && !(await findChangeRequest(tx, space.id, body.changeRequestId))) {
-        throw badRequest(`body.changeRequestId: no change request "${body.changeRequestId}" in this space`);
-      }
-      const draft = await openDraft(tx, context, {
-        spaceId: params.spaceId,
-        ...(body.changeRequestId ? { changeRequestId: body.changeRequestId } : {}),
-      });
-      const changes = await templateChanges(
-        tx,
-        context,
-        body,
-        { spaceId: draft.access.space.id, content: draft.content },
-        "body",
-      );
-      await draft.commit(changes);
-      const where = draft.changeRequest
-        ? `/spaces/${draft.access.space.id}/change-requests/${draft.changeRequest.id}/content`
-        : `/spaces/${draft.access.space.id}/content`;
-      return new Reply<never>(201, undefined, { location: `${context.baseUrl}/v1${where}` });
-    });
+  async run(scope, { body }) {
+    const { tx, space } = scope;
+    const changeRequest = body.changeRequestId
+      ? await findChangeRequest(tx, space.id, body.changeRequestId)
+      : undefined;
+    if (body.changeRequestId && !changeRequest) {
+      throw badRequest(`body.changeRequestId: no change request "${body.changeRequestId}" in this space`);
+    }
+    if (changeRequest) requireOpenChangeRequest(changeRequest);
+    const content = changeRequest
+      ? await changeRequestContent(tx, scope, changeRequest)
+      : await spaceContent(tx, scope, space);
+    const changes = await templateChanges(tx, scope, body, { spaceId: space.id, content }, "body");
+    await commitDraft({ ...scope, content, changeRequest }, changes);
+    const where = changeRequest
+      ? `/spaces/${space.id}/change-requests/${changeRequest.id}/content`
+      : `/spaces/${space.id}/content`;
+    return new Reply<never>(201, undefined, { location: `${scope.baseUrl}/v1${where}` });
   },
 });
 

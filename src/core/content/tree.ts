@@ -1,4 +1,4 @@
-import type { PageVersionRecord } from "../tables.js";
+import type { PageVersionRecord } from "./tables.js";
 import type { RevisionContent } from "./revisions.js";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { tables, type RevisionRecord } from "../tables.js";
+import { type RevisionRecord, revisionsTable } from "./tables.js";
 
 async function setup() {
   const w = await createWorkspace();
@@ -83,7 +83,7 @@ describe("content writes", () => {
       await write("POST", "/pages", { title: `Page ${i}`, markdown: "x".repeat(1000) });
     const pages = (await write("GET", "/pages")).body.pages as { id: string }[];
     await write("PATCH", `/page/${pages[2]!.id}`, { markdown: "edited" });
-    const revision = await stored<RevisionRecord>(tables.revisions.name, await head());
+    const revision = await stored<RevisionRecord>(revisionsTable, await head());
     expect(revision?.delta).toEqual({ pages: { [pages[2]!.id]: expect.any(String) }, files: {} });
   });
 

@@ -1,15 +1,14 @@
 import { generateKeyBetween } from "fractional-indexing";
 import { imageSize } from "image-size";
 import { z } from "zod";
-import { defineOperation, deleted } from "../registry.js";
+import { defineOperation, deleted, keyed } from "../registry.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
 import { pathParam } from "../shared/schema.js";
-import type { Context } from "../shared/world.js";
-import type { WriteTransaction } from "../storage/port.js";
-import { tables, type BlobRecord, type FileVersionRecord, type PageVersionRecord } from "../tables.js";
+import { type BlobRecord, type FileVersionRecord, type PageVersionRecord, blobsTable } from "./tables.js";
 import { fileSchema, pageSchema, presentFile, presentPage } from "./present.js";
 import type { RevisionContent } from "./revisions.js";
-import { openDraft } from "./target.js";
+import { onDraft, pathParamOf } from "./access.js";
+import { commitDraft } from "./target.js";
 import { pageTree, siblingsOf, slugify, subtreeOf } from "./tree.js";
 import { createPageBody, updatePageBody, uploadFileBody } from "./write-bodies.js";
 
@@ -42,207 +41,189 @@ function requireParentPage(content: RevisionContent, parent: string | undefined)
 const endOf = (content: RevisionContent, parent: string) =>
   generateKeyBetween(siblingsOf(content, parent).at(-1)?.position ?? null, null);
 
+/** The operation ids of one family, each written out where the family is declared. */
+interface WriteIds {
+  readonly createPage: string;
+  readonly updatePage: string;
+  readonly deletePage: string;
+  readonly uploadFile: string;
+  readonly deleteFile: string;
+}
+
 /** One family of write operations: on a space's live content, or inside a change request. */
-interface Family {
-  readonly suffix: "" | "InChangeRequest";
+interface Family<Ids extends WriteIds, Shape extends z.ZodRawShape> {
+  readonly ids: Ids;
+  readonly at: "space" | "changeRequest";
   readonly prefix: string;
-  /** `spaceId`, and `changeRequestId` in the change-request family. */
-  readonly params:
-    | z.ZodObject<{ spaceId: z.ZodString }>
-    | z.ZodObject<{ spaceId: z.ZodString; changeRequestId: z.ZodString }>;
+  /** The path parameters naming the content: `spaceId`, and `changeRequestId` in a change request. */
+  readonly params: Shape;
   readonly tag: string;
 }
 
-const families: readonly Family[] = [
-  {
-    suffix: "",
-    prefix: "/spaces/{spaceId}/content",
-    params: z.object({ spaceId: pathParam() }),
-    tag: "content",
-  },
-  {
-    suffix: "InChangeRequest",
-    prefix: "/spaces/{spaceId}/change-requests/{changeRequestId}/content",
-    params: z.object({ spaceId: pathParam(), changeRequestId: pathParam() }),
-    tag: "change-requests",
-  },
-];
-
-function writeOperations(family: Family) {
-  const where = family.suffix ? "in a change request" : "in a live space";
-  const open = (
-    tx: WriteTransaction,
-    context: Context,
-    params: { spaceId: string; changeRequestId?: unknown },
-  ) =>
-    openDraft(tx, context, {
-      spaceId: params.spaceId,
-      ...(typeof params.changeRequestId === "string" ? { changeRequestId: params.changeRequestId } : {}),
-    });
-  const pageParams = family.params.extend({ pageId: pathParam() });
-  const fileParams = family.params.extend({ fileId: pathParam() });
+function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape>(
+  family: Family<Ids, Shape>,
+) {
+  // Each `id` is asserted as `Ids[...]`: read from a generic object, the compiler would widen it to
+  // `string` and `Client<Operations>` would lose the family's ids.
+  const where = family.at === "changeRequest" ? "in a change request" : "in a live space";
+  const access = onDraft(family.at);
+  const pageParams = z.object({ ...family.params, pageId: pathParam() });
+  const fileParams = z.object({ ...family.params, fileId: pathParam() });
 
   const createPage = defineOperation({
-    id: `createPage${family.suffix}`,
+    id: family.ids.createPage as Ids["createPage"],
     method: "post",
     path: `${family.prefix}/pages`,
     tag: family.tag,
     summary: `Create a page ${where}; it goes last among its siblings`,
-    params: family.params,
+    access,
+    params: z.object(family.params),
     body: createPageBody,
     response: pageSchema,
     status: 201,
-    async run(context, { params, body }) {
-      return context.storage.write(async (tx) => {
-        const draft = await open(tx, context, params);
-        const parent = requireParentPage(draft.content, body.parent);
-        if (body.slug) requireFreeSlug(draft.content, parent, body.slug);
-        const now = context.clock().toISOString();
-        const version: PageVersionRecord = {
-          id: context.ids(),
-          page: context.ids(),
-          parent,
-          position: endOf(draft.content, parent),
-          type: "document",
-          title: body.title,
-          slug: body.slug ?? freeSlug(draft.content, parent, slugify(body.title)),
-          markdown: body.markdown ?? "",
-          hidden: body.hidden ?? false,
-          ...(body.emoji ? { emoji: body.emoji } : {}),
-          ...(body.description ? { description: body.description } : {}),
-          ...(body.variables ? { variables: body.variables } : {}),
-          createdAt: now,
-          updatedAt: now,
-        };
-        const next = await draft.commit({ pages: new Map([[version.page, version]]) });
-        const node = pageTree(next).byId.get(version.page)!;
-        return presentPage(context, draft.access.space, node, { children: true });
-      });
+    async run(scope, { body }) {
+      const parent = requireParentPage(scope.content, body.parent);
+      if (body.slug) requireFreeSlug(scope.content, parent, body.slug);
+      const now = scope.clock().toISOString();
+      const version: PageVersionRecord = {
+        id: scope.ids(),
+        page: scope.ids(),
+        parent,
+        position: endOf(scope.content, parent),
+        type: "document",
+        title: body.title,
+        slug: body.slug ?? freeSlug(scope.content, parent, slugify(body.title)),
+        markdown: body.markdown ?? "",
+        hidden: body.hidden ?? false,
+        ...(body.emoji ? { emoji: body.emoji } : {}),
+        ...(body.description ? { description: body.description } : {}),
+        ...(body.variables ? { variables: body.variables } : {}),
+        createdAt: now,
+        updatedAt: now,
+      };
+      const next = await commitDraft(scope, { pages: new Map([[version.page, version]]) });
+      const node = pageTree(next).byId.get(version.page)!;
+      return presentPage(scope, scope.space, node, { children: true });
     },
   });
 
   const updatePage = defineOperation({
-    id: `updatePage${family.suffix}`,
+    id: family.ids.updatePage as Ids["updatePage"],
     method: "patch",
     path: `${family.prefix}/page/{pageId}`,
     tag: family.tag,
     summary: `Update or move a page ${where}`,
+    access,
     params: pageParams,
     body: updatePageBody,
     response: pageSchema,
-    async run(context, { params, body }) {
-      return context.storage.write(async (tx) => {
-        const draft = await open(tx, context, params);
-        const current = draft.content.pages.get(params.pageId);
-        if (!current) throw notFoundPage(params.pageId);
-        const next: PageVersionRecord = {
-          ...current,
-          id: context.ids(),
-          updatedAt: context.clock().toISOString(),
-        };
-        if (body.parent !== undefined && (body.parent ?? "") !== current.parent) {
-          const parent = requireParentPage(draft.content, body.parent ?? undefined);
-          if (subtreeOf(draft.content, current.page).includes(parent)) {
-            throw badRequest("body.parent: a page cannot move under itself or its descendants");
-          }
-          next.parent = parent;
-          next.position = endOf(draft.content, parent);
+    async run(scope, { params, body }) {
+      const { content } = scope;
+      const pageId = pathParamOf(params, "pageId");
+      const current = content.pages.get(pageId);
+      if (!current) throw notFoundPage(pageId);
+      const next: PageVersionRecord = {
+        ...current,
+        id: scope.ids(),
+        updatedAt: scope.clock().toISOString(),
+      };
+      if (body.parent !== undefined && (body.parent ?? "") !== current.parent) {
+        const parent = requireParentPage(content, body.parent ?? undefined);
+        if (subtreeOf(content, current.page).includes(parent)) {
+          throw badRequest("body.parent: a page cannot move under itself or its descendants");
         }
-        if (body.title !== undefined) next.title = body.title;
-        if (body.markdown !== undefined) next.markdown = body.markdown;
-        if (body.hidden !== undefined) next.hidden = body.hidden;
-        if (body.variables !== undefined) next.variables = body.variables;
-        if (body.emoji === null) delete next.emoji;
-        else if (body.emoji !== undefined) next.emoji = body.emoji;
-        if (body.description === null) delete next.description;
-        else if (body.description !== undefined) next.description = body.description;
-        if (body.slug !== undefined) next.slug = body.slug;
-        if (body.slug !== undefined || next.parent !== current.parent) {
-          if (body.slug !== undefined) requireFreeSlug(draft.content, next.parent, next.slug, next.page);
-          else next.slug = freeSlug(draft.content, next.parent, next.slug);
-        }
-        const committed = await draft.commit({ pages: new Map([[next.page, next]]) });
-        return presentPage(context, draft.access.space, pageTree(committed).byId.get(next.page)!, {
-          children: true,
-        });
-      });
+        next.parent = parent;
+        next.position = endOf(content, parent);
+      }
+      if (body.title !== undefined) next.title = body.title;
+      if (body.markdown !== undefined) next.markdown = body.markdown;
+      if (body.hidden !== undefined) next.hidden = body.hidden;
+      if (body.variables !== undefined) next.variables = body.variables;
+      if (body.emoji === null) delete next.emoji;
+      else if (body.emoji !== undefined) next.emoji = body.emoji;
+      if (body.description === null) delete next.description;
+      else if (body.description !== undefined) next.description = body.description;
+      if (body.slug !== undefined) next.slug = body.slug;
+      if (body.slug !== undefined || next.parent !== current.parent) {
+        if (body.slug !== undefined) requireFreeSlug(content, next.parent, next.slug, next.page);
+        else next.slug = freeSlug(content, next.parent, next.slug);
+      }
+      const committed = await commitDraft(scope, { pages: new Map([[next.page, next]]) });
+      return presentPage(scope, scope.space, pageTree(committed).byId.get(next.page)!, { children: true });
     },
   });
 
   const deletePage = defineOperation({
-    id: `deletePage${family.suffix}`,
+    id: family.ids.deletePage as Ids["deletePage"],
     method: "delete",
     path: `${family.prefix}/page/{pageId}`,
     tag: family.tag,
     summary: `Delete a page and its descendants ${where}`,
+    access,
     params: pageParams,
     emptyStatuses: [204, 205],
-    async run(context, { params }) {
-      return context.storage.write(async (tx) => {
-        const draft = await open(tx, context, params);
-        const removed = subtreeOf(draft.content, params.pageId);
-        if (removed.length === 0) return deleted(false);
-        await draft.commit({ pages: new Map(removed.map((page) => [page, null])) });
-        return deleted(true);
-      });
+    async run(scope, { params }) {
+      const removed = subtreeOf(scope.content, pathParamOf(params, "pageId"));
+      if (removed.length === 0) return deleted(false);
+      await commitDraft(scope, { pages: new Map(removed.map((page) => [page, null])) });
+      return deleted(true);
     },
   });
 
   const uploadFile = defineOperation({
-    id: `uploadFile${family.suffix}`,
+    id: family.ids.uploadFile as Ids["uploadFile"],
     method: "post",
     path: `${family.prefix}/files`,
     tag: family.tag,
     summary: `Upload a file ${where} (bytes as base64)`,
-    params: family.params,
+    access,
+    params: z.object(family.params),
     body: uploadFileBody,
     response: fileSchema,
     status: 201,
-    async run(context, { params, body }) {
+    async run(scope, { body }) {
+      const { tx } = scope;
       const bytes = Uint8Array.from(atob(body.data), (char) => char.charCodeAt(0));
+      // Storage adapters allow awaiting a digest inside a transaction (see the IndexedDB adapter).
       const hash = await sha256(bytes);
-      return context.storage.write(async (tx) => {
-        const draft = await open(tx, context, params);
-        if (!(await tx.get(tables.blobs.name, hash))) {
-          const blob: BlobRecord = { hash, data: body.data, size: bytes.length };
-          await tx.put(tables.blobs.name, blob);
-        }
-        const dimensions = body.contentType.startsWith("image/") ? measure(bytes) : undefined;
-        const version: FileVersionRecord = {
-          id: context.ids(),
-          file: context.ids(),
-          name: body.name,
-          contentType: body.contentType,
-          blob: hash,
-          size: bytes.length,
-          ...(dimensions ? { dimensions } : {}),
-          createdAt: context.clock().toISOString(),
-        };
-        await draft.commit({ files: new Map([[version.file, version]]) });
-        return presentFile(context, version.file, version);
-      });
+      if (!(await tx.get(blobsTable, hash))) {
+        const blob: BlobRecord = { hash, data: body.data, size: bytes.length };
+        await tx.put(blobsTable, blob);
+      }
+      const dimensions = body.contentType.startsWith("image/") ? measure(bytes) : undefined;
+      const version: FileVersionRecord = {
+        id: scope.ids(),
+        file: scope.ids(),
+        name: body.name,
+        contentType: body.contentType,
+        blob: hash,
+        size: bytes.length,
+        ...(dimensions ? { dimensions } : {}),
+        createdAt: scope.clock().toISOString(),
+      };
+      await commitDraft(scope, { files: new Map([[version.file, version]]) });
+      return presentFile(scope, version.file, version);
     },
   });
 
   const deleteFile = defineOperation({
-    id: `deleteFile${family.suffix}`,
+    id: family.ids.deleteFile as Ids["deleteFile"],
     method: "delete",
     path: `${family.prefix}/files/{fileId}`,
     tag: family.tag,
     summary: `Delete a file ${where}`,
+    access,
     params: fileParams,
     emptyStatuses: [204, 205],
-    async run(context, { params }) {
-      return context.storage.write(async (tx) => {
-        const draft = await open(tx, context, params);
-        if (!draft.content.files.has(params.fileId)) return deleted(false);
-        await draft.commit({ files: new Map([[params.fileId, null]]) });
-        return deleted(true);
-      });
+    async run(scope, { params }) {
+      const fileId = pathParamOf(params, "fileId");
+      if (!scope.content.files.has(fileId)) return deleted(false);
+      await commitDraft(scope, { files: new Map([[fileId, null]]) });
+      return deleted(true);
     },
   });
 
-  return { createPage, updatePage, deletePage, uploadFile, deleteFile };
+  return keyed([createPage, updatePage, deletePage, uploadFile, deleteFile]);
 }
 
 const notFoundPage = (id: string) => notFound(`Page "${id}" not found`);
@@ -262,17 +243,34 @@ async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-const [space, changeRequest] = [writeOperations(families[0]!), writeOperations(families[1]!)];
+/** Writes to a space's live content. */
+export const spaceContentWrites = writeOperations({
+  ids: {
+    createPage: "createPage",
+    updatePage: "updatePage",
+    deletePage: "deletePage",
+    uploadFile: "uploadFile",
+    deleteFile: "deleteFile",
+  },
+  at: "space",
+  prefix: "/spaces/{spaceId}/content",
+  params: { spaceId: pathParam() },
+  tag: "content",
+});
 
-export const contentWriteOperations = {
-  createPage: space.createPage,
-  updatePage: space.updatePage,
-  deletePage: space.deletePage,
-  uploadFile: space.uploadFile,
-  deleteFile: space.deleteFile,
-  createPageInChangeRequest: changeRequest.createPage,
-  updatePageInChangeRequest: changeRequest.updatePage,
-  deletePageInChangeRequest: changeRequest.deletePage,
-  uploadFileInChangeRequest: changeRequest.uploadFile,
-  deleteFileInChangeRequest: changeRequest.deleteFile,
-};
+/** Writes to a change request's content. */
+export const changeRequestContentWrites = writeOperations({
+  ids: {
+    createPage: "createPageInChangeRequest",
+    updatePage: "updatePageInChangeRequest",
+    deletePage: "deletePageInChangeRequest",
+    uploadFile: "uploadFileInChangeRequest",
+    deleteFile: "deleteFileInChangeRequest",
+  },
+  at: "changeRequest",
+  prefix: "/spaces/{spaceId}/change-requests/{changeRequestId}/content",
+  params: { spaceId: pathParam(), changeRequestId: pathParam() },
+  tag: "change-requests",
+});
+
+export const contentWriteOperations = { ...spaceContentWrites, ...changeRequestContentWrites };

@@ -1,15 +1,15 @@
 import { z } from "zod";
 import { pageTree, type TreeNode } from "../content/tree.js";
 import { loadRevision } from "../content/revisions.js";
-import { openContent } from "../content/target.js";
+import { onContent } from "../content/access.js";
 import { renderPagesPdf } from "../content/pdf/index.js";
-import type { JobHandler } from "../jobs.js";
-import { scheduleJob } from "../jobs.js";
+import type { JobHandler } from "../jobs/index.js";
+import { scheduleJob } from "../jobs/index.js";
 import { defineOperation } from "../registry.js";
-import { badRequest, notFound } from "../shared/errors.js";
+import { notFound } from "../shared/errors.js";
 import { pathParam, queryBoolean } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
-import { tables, type ExportRecord } from "../tables.js";
+import { type ExportRecord, exportsTable } from "./tables.js";
 
 /**
  * PDF export of a change request (SPEC.md, `GET .../pdf`). The operation answers `{url}`; the URL
@@ -27,36 +27,44 @@ export const getChangeRequestPDF = defineOperation({
   tag: "change-requests",
   summary: "A URL of the change request's content as PDF, valid for 24 hours",
   params: z.object({ spaceId: pathParam(), changeRequestId: pathParam() }),
-  query: z.object({ only: queryBoolean().optional(), page: z.string().min(1).optional() }),
+  access: onContent("changeRequest", "view"),
+  // A GET that stores the export record: its transaction writes. Rendering happens later, on
+  // download (`readExport`), outside any transaction.
+  transaction: "write",
+  query: z
+    .object({ only: queryBoolean().optional(), page: z.string().min(1).optional() })
+    // Checked with the query, before access, as every malformed input is.
+    .refine((query) => !query.only || query.page !== undefined, {
+      path: ["page"],
+      message: "required when only is true",
+    }),
   response: z.object({ url: z.string() }),
-  async run(context, { params, query }) {
-    if (query.only && !query.page) throw badRequest("query.page: required when only is true");
-    return context.storage.write(async (tx) => {
-      const view = await openContent(tx, context, params);
-      if (query.page && !view.content.pages.has(query.page)) {
-        throw notFound(`query.page: no page "${query.page}" in this change request`);
-      }
-      const now = context.clock();
-      const record: ExportRecord = {
-        id: context.ids(),
-        space: view.access.space.id,
-        revision: view.content.record.id,
-        title: `${view.access.space.title}: ${view.changeRequest?.subject || `change request #${view.changeRequest?.number}`}`,
-        ...(query.page ? { page: query.page } : {}),
-        only: query.only ?? false,
-        createdAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + EXPORT_TTL_MS).toISOString(),
-      };
-      await tx.put(tables.exports.name, record);
-      await scheduleJob(tx, context, EXPIRE_EXPORT_JOB, new Date(record.expiresAt), { export: record.id });
-      return { url: `${context.baseUrl}/v1/exports/${record.id}.pdf` };
-    });
+  async run(scope, { query }) {
+    const { tx, space, changeRequest, content } = scope;
+    if (query.page && !content.pages.has(query.page)) {
+      throw notFound(`query.page: no page "${query.page}" in this change request`);
+    }
+    const now = scope.clock();
+    const record: ExportRecord = {
+      id: scope.ids(),
+      space: space.id,
+      revision: content.record.id,
+      title: `${space.title}: ${changeRequest.subject || `change request #${changeRequest.number}`}`,
+      ...(query.page ? { page: query.page } : {}),
+      only: query.only ?? false,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + EXPORT_TTL_MS).toISOString(),
+    };
+    await tx.put(exportsTable, record);
+    await scheduleJob(tx, scope, EXPIRE_EXPORT_JOB, new Date(record.expiresAt), { export: record.id });
+    return { url: `${scope.baseUrl}/v1/exports/${record.id}.pdf` };
   },
 });
 
 /** Removes an export once it expired. */
-export const expireExport: JobHandler = async (tx, _world, payload) => {
-  if (typeof payload["export"] === "string") await tx.delete(tables.exports.name, payload["export"]);
+export const expireExport: JobHandler = async (world, payload) => {
+  const id = payload["export"];
+  if (typeof id === "string") await world.storage.write((tx) => tx.delete(exportsTable, id));
 };
 
 /** The PDF behind an export URL, or undefined when unknown or expired. */
@@ -65,7 +73,7 @@ export async function readExport(
   id: string,
 ): Promise<{ name: string; bytes: Uint8Array } | undefined> {
   const found = await world.storage.read(async (tx) => {
-    const record = await tx.get<ExportRecord>(tables.exports.name, id);
+    const record = await tx.get(exportsTable, id);
     if (!record || record.expiresAt <= world.clock().toISOString()) return undefined;
     const content = await loadRevision(tx, world, record.revision);
     return content && { record, content };

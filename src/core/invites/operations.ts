@@ -1,21 +1,15 @@
 import { z } from "zod";
-import {
-  findMember,
-  findUserByEmail,
-  isOrganizationAdmin,
-  requireOrganizationPermission,
-} from "../members/access.js";
+import { findUserByEmail } from "../members/access.js";
 import { insertMember } from "../members/records.js";
+import { inOrganization } from "../permissions/organization.js";
 import { defineOperation, deleted, Reply } from "../registry.js";
-import { findMembership, memberKey, requireCaller } from "../shared/access.js";
-import { badRequest, notFound } from "../shared/errors.js";
+import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { memberRoleOrGuest, type Role } from "../shared/roles.js";
 import { pathParam } from "../shared/schema.js";
 import { nextSequence } from "../shared/sequence.js";
-import type { Context } from "../shared/world.js";
-import type { WriteTransaction } from "../storage/port.js";
-import { tables, type InviteRecord, type MemberRecord, type OrganizationRecord } from "../tables.js";
+import { type InviteRecord, invitesTable } from "./tables.js";
+import { inviteLinkHolder } from "./access.js";
 import {
   createInviteBody,
   inviteSchema,
@@ -43,6 +37,7 @@ export const inviteUsersToOrganization = defineOperation({
     "email, else `role`, else the organization's defaultRole; members keep their role. Every email " +
     "must belong to a user, or nothing is added.",
   params: organizationParams,
+  access: inOrganization("admin"),
   body: z.object({
     emails: z
       .array(z.union([email, z.object({ email, role: memberRoleOrGuest })]))
@@ -52,30 +47,24 @@ export const inviteUsersToOrganization = defineOperation({
     sso: z.boolean().optional(),
   }),
   response: z.object({ users: z.array(z.string()), invited: z.number() }),
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const { organization } = await requireOrganizationPermission(
-        tx,
-        context,
-        params.organizationId,
-        "admin",
-      );
-      const fallback = body.role !== undefined ? body.role : organization.defaultRole;
-      // Resolve every email before the first write, so an unknown one changes nothing.
-      const roles = new Map<string, Role | null>();
-      for (const [index, entry] of body.emails.entries()) {
-        const address = typeof entry === "string" ? entry : entry.email;
-        const user = await findUserByEmail(tx, address);
-        if (!user) throw badRequest(`body.emails.${index}: no user has the email "${address}"`);
-        // A user listed twice keeps the first role given.
-        if (!roles.has(user.id)) roles.set(user.id, typeof entry === "string" ? fallback : entry.role);
-      }
-      let invited = 0;
-      for (const [user, role] of roles) {
-        if (await insertMember(tx, context, organization.id, user, role, body.sso ?? false)) invited++;
-      }
-      return { users: [...roles.keys()], invited };
-    });
+  async run(scope, { body }) {
+    const { tx } = scope;
+    const { organization } = scope.membership;
+    const fallback = body.role !== undefined ? body.role : organization.defaultRole;
+    // Resolve every email before the first write, so an unknown one changes nothing.
+    const roles = new Map<string, Role | null>();
+    for (const [index, entry] of body.emails.entries()) {
+      const address = typeof entry === "string" ? entry : entry.email;
+      const user = await findUserByEmail(tx, address);
+      if (!user) throw badRequest(`body.emails.${index}: no user has the email "${address}"`);
+      // A user listed twice keeps the first role given.
+      if (!roles.has(user.id)) roles.set(user.id, typeof entry === "string" ? fallback : entry.role);
+    }
+    let invited = 0;
+    for (const [user, role] of roles) {
+      if (await insertMember(tx, scope, organization.id, user, role, body.sso ?? false)) invited++;
+    }
+    return { users: [...roles.keys()], invited };
   },
 });
 
@@ -86,18 +75,16 @@ export const listOrganizationInviteLinks = defineOperation({
   tag,
   summary: "List the organization's invite links, oldest first (admins)",
   params: organizationParams,
+  access: inOrganization("admin"),
   query: z.object({ ...pageQuery }),
   response: listOf(inviteSchema),
-  async run(context, { params, query }) {
-    return context.storage.read(async (tx) => {
-      const membership = await requireOrganizationPermission(tx, context, params.organizationId, "admin");
-      return paginate<InviteRecord, Invite>(tx, query, {
-        table: tables.invites,
-        index: "byOrganization",
-        where: [params.organizationId],
-        filter: isOrganizationInvite,
-        map: (invite) => toInvite(invite as OrganizationInviteRecord, membership.role),
-      });
+  async run({ tx, membership }, { query }) {
+    return paginate<InviteRecord, Invite>(tx, query, {
+      table: invitesTable,
+      index: "byOrganization",
+      where: [membership.organization.id],
+      filter: isOrganizationInvite,
+      map: (invite) => toInvite(invite as OrganizationInviteRecord, membership.role),
     });
   },
 });
@@ -111,26 +98,25 @@ export const createOrganizationInvite = defineOperation({
     "Create an invite link to the organization with a role (admins, while invite links are enabled). " +
     "Space and collection invite links are not supported yet.",
   params: organizationParams,
+  access: inOrganization("admin"),
   body: createInviteBody,
   response: inviteSchema,
   status: 201,
-  async run(context, { params, body }) {
+  async run(scope, { body }) {
+    const { tx, membership } = scope;
     const role = organizationInviteRole(body);
-    return context.storage.write(async (tx) => {
-      const membership = await requireOrganizationPermission(tx, context, params.organizationId, "admin");
-      requireInviteLinks(membership.organization);
-      const invite: OrganizationInviteRecord = {
-        id: context.ids(),
-        organization: params.organizationId,
-        seq: await nextSequence(tx),
-        createdAt: context.clock().toISOString(),
-        target: { type: "organization", role },
-      };
-      await tx.put(tables.invites.name, invite);
-      // The reference invite has no `urls`; the Location header of the creation points here.
-      const location = `${context.baseUrl}/v1/orgs/${invite.organization}/link-invites/${invite.id}`;
-      return new Reply(201, toInvite(invite, membership.role), { location });
-    });
+    requireInviteLinks(membership.organization);
+    const invite: OrganizationInviteRecord = {
+      id: scope.ids(),
+      organization: membership.organization.id,
+      seq: await nextSequence(tx),
+      createdAt: scope.clock().toISOString(),
+      target: { type: "organization", role },
+    };
+    await tx.put(invitesTable, invite);
+    // The reference invite has no `urls`; the Location header of the creation points here.
+    const location = `${scope.baseUrl}/v1/orgs/${invite.organization}/link-invites/${invite.id}`;
+    return new Reply(201, toInvite(invite, membership.role), { location });
   },
 });
 
@@ -143,18 +129,10 @@ export const getOrganizationInviteLink = defineOperation({
     "Get an invite link: admins, and whoever holds the link (its id) while invite links are " +
     "enabled, to see what joining grants before joining",
   params: inviteParams,
+  access: inviteLinkHolder("read"),
   response: inviteSchema,
-  async run(context, { params }) {
-    return context.storage.read(async (tx) => {
-      const membership = await findMembership(tx, context, params.organizationId);
-      const organization =
-        membership?.organization ??
-        (await tx.get<OrganizationRecord>(tables.organizations.name, params.organizationId));
-      if (!organization) throw notFound(`Organization "${params.organizationId}" not found`);
-      const invite = await requireInvite(tx, organization.id, params.inviteId);
-      if (!membership || !(await isOrganizationAdmin(tx, membership))) requireInviteLinks(organization);
-      return toInvite(invite, membership?.role);
-    });
+  async run({ invite, membership }) {
+    return toInvite(invite, membership?.role);
   },
 });
 
@@ -165,21 +143,19 @@ export const updateOrganizationInviteById = defineOperation({
   tag,
   summary: "Change the role an invite link grants (admins)",
   params: inviteParams,
+  access: inOrganization("admin"),
   body: z.object({ role: memberRoleOrGuest.optional(), level: memberRoleOrGuest.optional() }),
   response: inviteSchema,
-  async run(context, { params, body }) {
+  async run({ tx, membership }, { params, body }) {
     if (body.level !== undefined) {
       throw badRequest("body.level: only space and collection invite links have a level; send role");
     }
     const role = body.role;
     if (role === undefined) throw badRequest("body.role: Required (a role, or null for guests)");
-    return context.storage.write(async (tx) => {
-      const membership = await requireOrganizationPermission(tx, context, params.organizationId, "admin");
-      const invite = await requireInvite(tx, params.organizationId, params.inviteId);
-      const updated: OrganizationInviteRecord = { ...invite, target: { type: "organization", role } };
-      await tx.put(tables.invites.name, updated);
-      return toInvite(updated, membership.role);
-    });
+    const invite = await requireInvite(tx, membership.organization.id, params.inviteId);
+    const updated: OrganizationInviteRecord = { ...invite, target: { type: "organization", role } };
+    await tx.put(invitesTable, updated);
+    return toInvite(updated, membership.role);
   },
 });
 
@@ -190,14 +166,12 @@ export const deleteOrganizationInviteById = defineOperation({
   tag,
   summary: "Delete an invite link (admins)",
   params: inviteParams,
+  access: inOrganization("admin"),
   emptyStatuses: [204, 205],
-  async run(context, { params }) {
-    return context.storage.write(async (tx) => {
-      await requireOrganizationPermission(tx, context, params.organizationId, "admin");
-      const invite = await tx.get<InviteRecord>(tables.invites.name, params.inviteId);
-      if (!invite || invite.organization !== params.organizationId) return deleted(false);
-      return deleted(await tx.delete(tables.invites.name, invite.id));
-    });
+  async run({ tx, membership }, { params }) {
+    const invite = await tx.get(invitesTable, params.inviteId);
+    if (!invite || invite.organization !== membership.organization.id) return deleted(false);
+    return deleted(await tx.delete(invitesTable, invite.id));
   },
 });
 
@@ -210,17 +184,12 @@ export const joinOrganizationWithInvite = defineOperation({
     "Join an organization through an invite link, with the role it grants (while invite links are " +
     "enabled). A member already keeps their role.",
   params: inviteParams,
+  access: inviteLinkHolder("join"),
   response: z.object({}),
-  async run(context, { params }) {
-    const caller = requireCaller(context);
-    return context.storage.write(async (tx) => {
-      const organization = await tx.get<OrganizationRecord>(tables.organizations.name, params.organizationId);
-      if (!organization) throw notFound(`Organization "${params.organizationId}" not found`);
-      const invite = await requireInvite(tx, organization.id, params.inviteId);
-      requireInviteLinks(organization);
-      await insertMember(tx, context, organization.id, caller.userId, invite.target.role);
-      return {};
-    });
+  async run(scope) {
+    const { tx, caller, organization, invite } = scope;
+    await insertMember(tx, scope, organization.id, caller.userId, invite.target.role);
+    return {};
   },
 });
 

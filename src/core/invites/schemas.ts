@@ -2,7 +2,8 @@ import { z } from "zod";
 import { badRequest, forbidden, notFound } from "../shared/errors.js";
 import { atLeast, memberRoleOrGuest, type Role } from "../shared/roles.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { tables, type InviteRecord, type OrganizationRecord } from "../tables.js";
+import { type InviteRecord, invitesTable } from "./tables.js";
+import type { OrganizationRecord } from "../organizations/tables.js";
 
 /** The reference `InviteLinkToOrganization`. */
 export const inviteSchema = z.object({
@@ -14,7 +15,9 @@ export const inviteSchema = z.object({
 export type Invite = z.infer<typeof inviteSchema>;
 
 /** An organization invite link as stored. */
-export type OrganizationInviteRecord = InviteRecord & { target: { type: "organization"; role: Role | null } };
+export type OrganizationInviteRecord = InviteRecord & {
+  target: Extract<InviteRecord["target"], { type: "organization" }>;
+};
 
 export const isOrganizationInvite = (record: InviteRecord): record is OrganizationInviteRecord =>
   record.target.type === "organization";
@@ -37,7 +40,7 @@ export async function requireInvite(
   organizationId: string,
   inviteId: string,
 ): Promise<OrganizationInviteRecord> {
-  const invite = await tx.get<InviteRecord>(tables.invites.name, inviteId);
+  const invite = await tx.get(invitesTable, inviteId);
   if (!invite || invite.organization !== organizationId || !isOrganizationInvite(invite)) {
     throw notFound(`Invite "${inviteId}" not found`);
   }

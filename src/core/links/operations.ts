@@ -1,15 +1,20 @@
 import { z } from "zod";
 import { loadRevision } from "../content/revisions.js";
-import { openContent, type ContentSelector, type ContentView } from "../content/target.js";
+import type { ChangeRequestRecord } from "../change-requests/tables.js";
+import { onContent, pathParamOf, type ContentScope } from "../content/access.js";
 import { pageTree } from "../content/tree.js";
-import { defineOperation } from "../registry.js";
+import { defineOperation, keyed } from "../registry.js";
 import { notFound } from "../shared/errors.js";
 import { pageQuery, paginateSorted, type PageRequest } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
-import type { Context } from "../shared/world.js";
-import type { ReadTransaction } from "../storage/port.js";
 import { linkGraph, linkStats, type LinkItem } from "./graph.js";
-import { backlinksListSchema, linksListSchema, linkStatusSchema, locationPresenter } from "./present.js";
+import {
+  backlinksListSchema,
+  linksListSchema,
+  linkStatusSchema,
+  locationPresenter,
+  type ContentReadScope,
+} from "./present.js";
 
 /**
  * Links and backlinks (SPEC.md, "Links and backlinks"), in two families that differ only in the
@@ -25,14 +30,22 @@ import { backlinksListSchema, linksListSchema, linkStatusSchema, locationPresent
  *   file absent from the content answers 404.
  */
 
-interface Family {
-  readonly ids: { links: string; pageLinks: string; pageBacklinks: string; fileBacklinks: string };
+/** The operation ids of one family, each written out where the family is declared. */
+interface LinkIds {
+  readonly links: string;
+  readonly pageLinks: string;
+  readonly pageBacklinks: string;
+  readonly fileBacklinks: string;
+}
+
+interface Family<Ids extends LinkIds, Shape extends z.ZodRawShape> {
+  readonly ids: Ids;
+  readonly at: "space" | "changeRequest";
   /** Path of the links list, and prefix of the content paths. */
   readonly linksPath: string;
   readonly contentPrefix: string;
-  readonly params: z.ZodObject<z.ZodRawShape>;
-  readonly changeRequest: boolean;
-  readonly selector: (params: Record<string, string>) => ContentSelector;
+  /** The path parameters naming the content. */
+  readonly params: Shape;
 }
 
 const tag = "links";
@@ -43,144 +56,132 @@ type LinksRequest = PageRequest & {
 };
 const statusQuery = { status: linkStatusSchema.optional() };
 
-function linkFamily(family: Family) {
-  const read = <T>(
-    context: Context,
-    params: unknown,
-    fn: (tx: ReadTransaction, view: ContentView) => Promise<T>,
-  ) =>
-    context.storage.read(async (tx) =>
-      fn(tx, await openContent(tx, context, family.selector(params as Record<string, string>))),
-    );
-
-  /** Pages a list of items, with stats on the whole list. */
-  async function linksPage(
-    tx: ReadTransaction,
-    context: Context,
-    view: ContentView,
-    request: LinksRequest,
-    scope: string,
-    items: readonly LinkItem[],
-    baseItems: (graph: ReturnType<typeof linkGraph>) => readonly LinkItem[],
-  ) {
-    const introduced = view.changeRequest ? await introducedBy(tx, context, view, baseItems) : undefined;
-    let listed = request.status ? items.filter((item) => item.status === request.status) : items;
-    if (introduced && request.brokenContext === "change-request") {
-      listed = listed.filter((item) => item.status !== "broken" || introduced(item));
-    }
-    const page = paginateSorted(listed, request, {
-      scope: `${scope}:${request.status ?? ""}:${request.brokenContext ?? ""}`,
-      position: (item) => item.position,
-    });
-    const presenter = await locationPresenter(tx, context, view);
-    return { ...page, items: page.items.map(presenter.usage), stats: linkStats(items, introduced) };
+/** Pages a list of items, with stats on the whole list. */
+async function linksPage(
+  scope: ContentReadScope,
+  request: LinksRequest,
+  key: string,
+  items: readonly LinkItem[],
+  baseItems: (graph: ReturnType<typeof linkGraph>) => readonly LinkItem[],
+) {
+  const introduced = scope.changeRequest
+    ? await introducedBy(scope, scope.changeRequest, baseItems)
+    : undefined;
+  let listed = request.status ? items.filter((item) => item.status === request.status) : items;
+  if (introduced && request.brokenContext === "change-request") {
+    listed = listed.filter((item) => item.status !== "broken" || introduced(item));
   }
+  const page = paginateSorted(listed, request, {
+    scope: `${key}:${request.status ?? ""}:${request.brokenContext ?? ""}`,
+    position: (item) => item.position,
+  });
+  const presenter = await locationPresenter(scope);
+  return { ...page, items: page.items.map(presenter.usage), stats: linkStats(items, introduced) };
+}
+
+function linkFamily<const Ids extends LinkIds, Shape extends z.ZodRawShape>(family: Family<Ids, Shape>) {
+  // Each `id` is asserted as `Ids[...]`: read from a generic object, the compiler would widen it to
+  // `string` and `Client<Operations>` would lose the family's ids.
+  const access = onContent(family.at, "view");
 
   const links = defineOperation({
-    id: family.ids.links,
+    id: family.ids.links as Ids["links"],
     method: "get",
     path: family.linksPath,
     tag,
     summary: "The links of every page, by target, with their status",
-    params: family.params,
+    access,
+    params: z.object(family.params),
     query: z.object({
       ...pageQuery,
       ...statusQuery,
-      ...(family.changeRequest ? { brokenContext: z.enum(["change-request", "space"]).optional() } : {}),
+      ...(family.at === "changeRequest"
+        ? { brokenContext: z.enum(["change-request", "space"]).optional() }
+        : {}),
     }),
     response: linksListSchema,
-    run: (context, { params, query }) =>
-      read(context, params, (tx, view) =>
-        linksPage(
-          tx,
-          context,
-          view,
-          query as LinksRequest,
-          scopeOf(view),
-          linkGraph(context, view.content).items,
-          (graph) => graph.items,
-        ),
+    run: (scope, { query }) =>
+      linksPage(
+        scope,
+        query as LinksRequest,
+        scopeOf(scope),
+        linkGraph(scope, scope.content).items,
+        (graph) => graph.items,
       ),
   });
 
   const pageLinks = defineOperation({
-    id: family.ids.pageLinks,
+    id: family.ids.pageLinks as Ids["pageLinks"],
     method: "get",
     path: `${family.contentPrefix}/page/{pageId}/links`,
     tag,
     summary: "The links of one page, by target, with their status",
-    params: family.params.extend({ pageId: pathParam() }),
+    access,
+    params: z.object({ ...family.params, pageId: pathParam() }),
     query: z.object({ ...pageQuery, ...statusQuery }),
     response: linksListSchema,
-    run: (context, { params, query }) =>
-      read(context, params, (tx, view) => {
-        const pageId = requirePage(view, params.pageId as string);
-        const items = linkGraph(context, view.content).bySource.get(pageId) ?? [];
-        const scope = `${scopeOf(view)}:page:${pageId}`;
-        return linksPage(tx, context, view, query, scope, items, (graph) => graph.bySource.get(pageId) ?? []);
-      }),
+    run: (scope, { params, query }) => {
+      const pageId = requirePage(scope, pathParamOf(params, "pageId"));
+      const items = linkGraph(scope, scope.content).bySource.get(pageId) ?? [];
+      const key = `${scopeOf(scope)}:page:${pageId}`;
+      return linksPage(scope, query, key, items, (graph) => graph.bySource.get(pageId) ?? []);
+    },
   });
 
   const pageBacklinks = defineOperation({
-    id: family.ids.pageBacklinks,
+    id: family.ids.pageBacklinks as Ids["pageBacklinks"],
     method: "get",
     path: `${family.contentPrefix}/page/{pageId}/backlinks`,
     tag,
     summary: "The pages that link to a page",
-    params: family.params.extend({ pageId: pathParam() }),
+    access,
+    params: z.object({ ...family.params, pageId: pathParam() }),
     query: z.object(pageQuery),
     response: backlinksListSchema,
-    run: (context, { params, query }) =>
-      read(context, params, (tx, view) => {
-        const pageId = requirePage(view, params.pageId as string);
-        return backlinksPage(tx, context, view, query, `page:${pageId}`);
-      }),
+    run: (scope, { params, query }) => {
+      const pageId = requirePage(scope, pathParamOf(params, "pageId"));
+      return backlinksPage(scope, query, `page:${pageId}`);
+    },
   });
 
   const fileBacklinks = defineOperation({
-    id: family.ids.fileBacklinks,
+    id: family.ids.fileBacklinks as Ids["fileBacklinks"],
     method: "get",
     path: `${family.contentPrefix}/files/{fileId}/backlinks`,
     tag,
     summary: "The pages that link to or embed a file",
-    params: family.params.extend({ fileId: pathParam() }),
+    access,
+    params: z.object({ ...family.params, fileId: pathParam() }),
     query: z.object(pageQuery),
     response: backlinksListSchema,
-    run: (context, { params, query }) =>
-      read(context, params, (tx, view) => {
-        const fileId = params.fileId as string;
-        if (!view.content.files.has(fileId)) throw notFound(`File "${fileId}" not found`);
-        return backlinksPage(tx, context, view, query, `file:${fileId}`);
-      }),
+    run: (scope, { params, query }) => {
+      const fileId = pathParamOf(params, "fileId");
+      if (!scope.content.files.has(fileId)) throw notFound(`File "${fileId}" not found`);
+      return backlinksPage(scope, query, `file:${fileId}`);
+    },
   });
 
-  return [links, pageLinks, pageBacklinks, fileBacklinks] as const;
+  return keyed([links, pageLinks, pageBacklinks, fileBacklinks]);
 }
 
-function requirePage(view: ContentView, pageId: string): string {
-  if (!view.content.pages.has(pageId)) throw notFound(`Page "${pageId}" not found`);
+function requirePage(scope: ContentScope, pageId: string): string {
+  if (!scope.content.pages.has(pageId)) throw notFound(`Page "${pageId}" not found`);
   return pageId;
 }
 
-const scopeOf = (view: ContentView) =>
-  `links:${view.access.space.id}:${view.changeRequest ? view.changeRequest.id : ""}`;
+const scopeOf = (scope: ContentScope) =>
+  `links:${scope.space.id}:${scope.changeRequest ? scope.changeRequest.id : ""}`;
 
-async function backlinksPage(
-  tx: ReadTransaction,
-  context: Context,
-  view: ContentView,
-  request: PageRequest,
-  targetKey: string,
-) {
-  const tree = pageTree(view.content);
-  const sources = (linkGraph(context, view.content).backlinks.get(targetKey) ?? [])
+async function backlinksPage(scope: ContentReadScope, request: PageRequest, targetKey: string) {
+  const tree = pageTree(scope.content);
+  const sources = (linkGraph(scope, scope.content).backlinks.get(targetKey) ?? [])
     .map((id) => ({ id, path: tree.byId.get(id)?.path ?? "" }))
     .sort((a, b) => (a.path !== b.path ? (a.path < b.path ? -1 : 1) : a.id < b.id ? -1 : 1));
   const page = paginateSorted(sources, request, {
-    scope: `backlinks:${scopeOf(view)}:${targetKey}`,
+    scope: `backlinks:${scopeOf(scope)}:${targetKey}`,
     position: (source) => [source.path, source.id],
   });
-  const presenter = await locationPresenter(tx, context, view);
+  const presenter = await locationPresenter(scope);
   return { ...page, items: page.items.map((source) => presenter.page(source.id)) };
 }
 
@@ -189,20 +190,18 @@ async function backlinksPage(
  * change request started from.
  */
 async function introducedBy(
-  tx: ReadTransaction,
-  context: Context,
-  view: ContentView,
+  scope: ContentReadScope,
+  changeRequest: ChangeRequestRecord,
   baseItems: (graph: ReturnType<typeof linkGraph>) => readonly LinkItem[],
 ): Promise<(item: LinkItem) => boolean> {
-  const changeRequest = view.changeRequest!;
   const base = await loadRevision(
-    tx,
-    context,
+    scope.tx,
+    scope,
     changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial,
   );
   const brokenBefore = new Set(
     base
-      ? baseItems(linkGraph(context, base))
+      ? baseItems(linkGraph(scope, base))
           .filter((item) => item.status === "broken")
           .map((item) => item.key)
       : [],
@@ -210,43 +209,33 @@ async function introducedBy(
   return (item) => item.status === "broken" && !brokenBefore.has(item.key);
 }
 
-const [space, changeRequest] = [
-  linkFamily({
-    ids: {
-      links: "listSpaceLinks",
-      pageLinks: "listPageLinksInSpace",
-      pageBacklinks: "listSpacePageBacklinks",
-      fileBacklinks: "listSpaceFileBacklinks",
-    },
-    linksPath: "/spaces/{spaceId}/links",
-    contentPrefix: "/spaces/{spaceId}/content",
-    params: z.object({ spaceId: pathParam() }),
-    changeRequest: false,
-    selector: (params) => ({ spaceId: params["spaceId"]! }),
-  }),
-  linkFamily({
-    ids: {
-      links: "listChangeRequestLinks",
-      pageLinks: "listPageLinksInChangeRequest",
-      pageBacklinks: "listChangeRequestPageBacklinks",
-      fileBacklinks: "listChangeRequestFileBacklinks",
-    },
-    linksPath: "/spaces/{spaceId}/change-requests/{changeRequestId}/links",
-    contentPrefix: "/spaces/{spaceId}/change-requests/{changeRequestId}/content",
-    params: z.object({ spaceId: pathParam(), changeRequestId: pathParam() }),
-    changeRequest: true,
-    selector: (params) => ({ spaceId: params["spaceId"]!, changeRequestId: params["changeRequestId"]! }),
-  }),
-];
+/** Links and backlinks in a space's current content. */
+export const spaceLinkOperations = linkFamily({
+  ids: {
+    links: "listSpaceLinks",
+    pageLinks: "listPageLinksInSpace",
+    pageBacklinks: "listSpacePageBacklinks",
+    fileBacklinks: "listSpaceFileBacklinks",
+  },
+  at: "space",
+  linksPath: "/spaces/{spaceId}/links",
+  contentPrefix: "/spaces/{spaceId}/content",
+  params: { spaceId: pathParam() },
+});
 
-/** The link operations, keyed by operationId (spread into the registry). */
-export const linkOperations = {
-  listSpaceLinks: space[0],
-  listPageLinksInSpace: space[1],
-  listSpacePageBacklinks: space[2],
-  listSpaceFileBacklinks: space[3],
-  listChangeRequestLinks: changeRequest[0],
-  listPageLinksInChangeRequest: changeRequest[1],
-  listChangeRequestPageBacklinks: changeRequest[2],
-  listChangeRequestFileBacklinks: changeRequest[3],
-};
+/** Links and backlinks in a change request's content. */
+export const changeRequestLinkOperations = linkFamily({
+  ids: {
+    links: "listChangeRequestLinks",
+    pageLinks: "listPageLinksInChangeRequest",
+    pageBacklinks: "listChangeRequestPageBacklinks",
+    fileBacklinks: "listChangeRequestFileBacklinks",
+  },
+  at: "changeRequest",
+  linksPath: "/spaces/{spaceId}/change-requests/{changeRequestId}/links",
+  contentPrefix: "/spaces/{spaceId}/change-requests/{changeRequestId}/content",
+  params: { spaceId: pathParam(), changeRequestId: pathParam() },
+});
+
+/** The link operations, keyed by operationId. */
+export const linkOperations = { ...spaceLinkOperations, ...changeRequestLinkOperations };

@@ -7,13 +7,12 @@ import {
   type File,
   type Page,
 } from "../content/present.js";
-import type { ContentView } from "../content/target.js";
+import type { ContentScope } from "../content/access.js";
 import { pageTree } from "../content/tree.js";
 import { presentOrganization } from "../organizations/operations.js";
 import { organizationSchema, type Organization } from "../organizations/schemas.js";
 import { listOf } from "../shared/pagination.js";
 import type { Context } from "../shared/world.js";
-import { spacePermissions } from "../spaces/permissions.js";
 import { spaceSchema, toSpace, type Space } from "../spaces/schemas.js";
 import type { ReadTransaction } from "../storage/port.js";
 import type { LinkItem } from "./graph.js";
@@ -77,14 +76,13 @@ export interface LocationPresenter {
   usage(item: LinkItem): z.infer<typeof linkUsageSchema>;
 }
 
-export async function locationPresenter(
-  tx: ReadTransaction,
-  context: Context,
-  view: ContentView,
-): Promise<LocationPresenter> {
-  const { access, content } = view;
-  const organization: Organization = await presentOrganization(tx, context, access.membership);
-  const space: Space = toSpace(context, access.space, spacePermissions(access.role, access.space));
+/** What the presenter reads: an operation's scope under `onContent` (content/access.ts). */
+export type ContentReadScope = Context & ContentScope & { readonly tx: ReadTransaction };
+
+export async function locationPresenter(scope: ContentReadScope): Promise<LocationPresenter> {
+  const { content } = scope;
+  const organization: Organization = await presentOrganization(scope.tx, scope, scope.membership);
+  const space: Space = toSpace(scope, scope.space, scope.permissions);
   const tree = pageTree(content);
   const pages = new Map<string, Page>();
   const files = new Map<string, File>();
@@ -94,7 +92,7 @@ export async function locationPresenter(
     if (!presented) {
       const node = tree.byId.get(id);
       if (!node) throw new Error(`Page ${id} is not in revision ${content.record.id}`);
-      presented = presentPage(context, access.space, node, { children: false });
+      presented = presentPage(scope, scope.space, node, { children: false });
       pages.set(id, presented);
     }
     return { kind: "page", organization, space, page: presented };
@@ -104,7 +102,7 @@ export async function locationPresenter(
     if (!presented) {
       const version = content.files.get(id);
       if (!version) throw new Error(`File ${id} is not in revision ${content.record.id}`);
-      presented = presentFile(context, id, version);
+      presented = presentFile(scope, id, version);
       files.set(id, presented);
     }
     return { kind: "file", organization, space, file: presented };

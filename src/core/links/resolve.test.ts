@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { RevisionContent } from "../content/revisions.js";
 import { pageTree } from "../content/tree.js";
 import type { World } from "../shared/world.js";
-import type { FileVersionRecord, PageVersionRecord, RevisionRecord } from "../tables.js";
+import type { FileVersionRecord, PageVersionRecord, RevisionRecord } from "../content/tables.js";
 import { extractLinks } from "./extract.js";
 import { linkGraph } from "./graph.js";
 import { hostsOf, pageDirectory, resolveLink, type ResolveIndex } from "./resolve.js";

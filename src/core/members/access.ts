@@ -1,53 +1,13 @@
-import { ownsTeam } from "../organizations/operations.js";
-import { organizationPermissions, type OrganizationPermissions } from "../organizations/schemas.js";
-import { memberKey, requireMembership, type Membership } from "../shared/access.js";
-import { conflict, forbidden, notFound } from "../shared/errors.js";
-import type { Context } from "../shared/world.js";
+import { memberKey } from "../permissions/membership.js";
+import { conflict, notFound } from "../shared/errors.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { tables, type MemberRecord, type UserRecord } from "../tables.js";
+import { type MemberRecord, membersTable } from "./tables.js";
+import { type UserRecord, usersTable } from "../users/tables.js";
 
 /**
- * Organization-level rules for members, invites and teams. Each check reads the very flag that
- * `organizationPermissions()` reports to the caller, so a flag never promises what a call refuses:
- * `listMembers` and `listTeams` (non-guest members) to read members and teams, `admin` to manage
- * members, invites, invite links and teams.
+ * Lookups of members and users shared by members, invites and teams. Who may call what is declared
+ * with each operation (`inOrganization` in src/core/permissions/organization.ts).
  */
-
-type Flag = "listMembers" | "listTeams" | "admin";
-
-const REFUSALS: Record<Flag, string> = {
-  listMembers: "Listing and reading members needs a non-guest membership of the organization",
-  listTeams: "Listing and reading teams needs a non-guest membership of the organization",
-  admin: 'This needs the "admin" role in the organization',
-};
-
-/** The caller's organization permissions. */
-export async function permissionsOf(
-  tx: ReadTransaction,
-  membership: Membership,
-): Promise<OrganizationPermissions> {
-  return organizationPermissions(
-    membership,
-    await ownsTeam(tx, membership.organization.id, membership.member.user),
-  );
-}
-
-/** The caller's membership (404 for a non-member), failing with 403 unless `flag` is granted. */
-export async function requireOrganizationPermission(
-  tx: ReadTransaction,
-  context: Context,
-  organizationId: string,
-  flag: Flag,
-): Promise<Membership> {
-  const membership = await requireMembership(tx, context, organizationId);
-  if (!(await permissionsOf(tx, membership))[flag]) throw forbidden(REFUSALS[flag]);
-  return membership;
-}
-
-/** Whether the membership grants the organization `admin` flag. */
-export async function isOrganizationAdmin(tx: ReadTransaction, membership: Membership): Promise<boolean> {
-  return (await permissionsOf(tx, membership)).admin;
-}
 
 /** A member of the organization by user id, or undefined. */
 export function findMember(
@@ -55,7 +15,7 @@ export function findMember(
   organizationId: string,
   userId: string,
 ): Promise<MemberRecord | undefined> {
-  return tx.get<MemberRecord>(tables.members.name, memberKey(organizationId, userId));
+  return tx.get(membersTable, memberKey(organizationId, userId));
 }
 
 /** A member of the organization by user id, answering 404 when there is none. */
@@ -71,7 +31,7 @@ export async function requireMember(
 
 /** The user with this email (case-insensitive), or undefined. */
 export async function findUserByEmail(tx: ReadTransaction, email: string): Promise<UserRecord | undefined> {
-  const [user] = await tx.list<UserRecord>(tables.users.name, {
+  const [user] = await tx.list(usersTable, {
     index: "byEmail",
     where: [email.trim().toLowerCase()],
     limit: 1,
@@ -85,7 +45,7 @@ export async function findUserByEmail(tx: ReadTransaction, email: string): Promi
  */
 export async function keepAnAdmin(tx: ReadTransaction, member: MemberRecord): Promise<void> {
   if (member.role !== "admin" || member.disabled) return;
-  const admins = await tx.list<MemberRecord>(tables.members.name, {
+  const admins = await tx.list(membersTable, {
     index: "byRole",
     where: [member.organization, "admin"],
   });

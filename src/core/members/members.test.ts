@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import { createTestDocsbase } from "../../testing/double.js";
-import { memberKey } from "../shared/access.js";
-import { tables, type MemberRecord } from "../tables.js";
+import { memberKey } from "../permissions/membership.js";
+import { membersTable } from "./tables.js";
+import { spacesTable } from "../spaces/tables.js";
 
 /** An organization of `admin`, on a clock that ticks one second per read. */
 async function setup() {
@@ -69,8 +70,8 @@ describe("members: listing", () => {
         [ann.id, "2025-02-03T00:00:00.000Z"],
         [cat.id, "2025-02-01T00:00:00.000Z"],
       ] as const) {
-        const member = (await tx.get<MemberRecord>(tables.members.name, memberKey(org, user)))!;
-        await tx.put(tables.members.name, { ...member, lastSeenAt: seenAt, seenAt });
+        const member = (await tx.get(membersTable, memberKey(org, user)))!;
+        await tx.put(membersTable, { ...member, lastSeenAt: seenAt, seenAt });
       }
     });
     expect(await all(`${path}?sort=lastSeenAt`, admin.token, 2)).toEqual({
@@ -188,13 +189,23 @@ describe("members: changes", () => {
         ["s2", "live"],
         ["s3", "deleted"],
       ] as const) {
-        await tx.put(tables.spaces.name, {
+        await tx.put(spacesTable, {
           id,
           organization: org,
           parent: "",
           state,
           position: id,
+          title: id,
+          emoji: "",
+          visibility: "private",
+          editMode: "live",
           defaultLevel: null,
+          mergeRules: { type: "inherit" },
+          revision: "",
+          createdAt: "2025-01-01T00:00:00.000Z",
+          updatedAt: "2025-01-01T00:00:00.000Z",
+          ...(state === "deleted" ? { deletedAt: "2025-01-01T00:00:00.000Z" } : {}),
+          counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
         });
       }
     });

@@ -1,20 +1,15 @@
 import { z } from "zod";
 import { defineOperation, deleted } from "../registry.js";
-import { requireCaller, requireMembership } from "../shared/access.js";
-import { forbidden } from "../shared/errors.js";
+import { inOrganization } from "../permissions/organization.js";
+import { requirePermission } from "../permissions/refuse.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { MEMBER_ROLES, memberRoleOrGuest } from "../shared/roles.js";
 import { pathParam } from "../shared/schema.js";
-import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
-import { tables, type MemberRecord, type TeamMemberRecord, type UserRecord } from "../tables.js";
+import type { ReadTransaction } from "../storage/port.js";
+import { type MemberRecord, membersTable } from "./tables.js";
+import { usersTable } from "../users/tables.js";
 import { listTeamsForOrganizationMember } from "./teams.js";
-import {
-  findMember,
-  isOrganizationAdmin,
-  keepAnAdmin,
-  requireMember,
-  requireOrganizationPermission,
-} from "./access.js";
+import { findMember, keepAnAdmin, requireMember } from "./access.js";
 import { MemberPresenter, memberSchema, type Member } from "./schemas.js";
 
 const tag = "members";
@@ -30,6 +25,7 @@ export const listMembersInOrganizationById = defineOperation({
     "List the members of an organization (non-guest members). Sorting by lastSeenAt lists active " +
     "(not disabled) members only; members never seen sort by their join date.",
   params: organizationParams,
+  access: inOrganization("listMembers"),
   query: z.object({
     ...pageQuery,
     order: z.enum(["asc", "desc"]).default("desc"),
@@ -38,46 +34,39 @@ export const listMembersInOrganizationById = defineOperation({
     search: z.string().max(512).optional(),
   }),
   response: listOf(memberSchema),
-  async run(context, { params, query }) {
-    return context.storage.read(async (tx) => {
-      const membership = await requireOrganizationPermission(
-        tx,
-        context,
-        params.organizationId,
-        "listMembers",
-      );
-      const organization = membership.organization.id;
-      const presenter = new MemberPresenter(tx, context, membership);
-      const search = query.search?.trim().toLowerCase() ?? "";
-      const role = query.role === "guest" ? null : query.role;
-      // A role (never a guest's null) with the join-date sort is an index range of its own.
-      const byRole = query.sort === "joinedAt" && role != null;
-      const index = query.sort === "lastSeenAt" ? "byOrganizationSeen" : byRole ? "byRole" : "byOrganization";
-      const checks: ((member: MemberRecord) => boolean | Promise<boolean>)[] = [];
-      if (query.sort === "lastSeenAt") checks.push((member) => !member.disabled);
-      if (role !== undefined && !byRole) checks.push((member) => member.role === role);
-      if (search) checks.push((member) => matchesSearch(tx, member, search));
-      return paginate<MemberRecord, Member>(tx, query, {
-        table: tables.members,
-        index,
-        where: byRole ? [organization, role] : [organization],
-        reverse: query.order === "desc",
-        ...(checks.length > 0
-          ? {
-              filter: async (member: MemberRecord) => {
-                for (const check of checks) if (!(await check(member))) return false;
-                return true;
-              },
-            }
-          : {}),
-        map: (member) => presenter.present(member),
-      });
+  async run(scope, { query }) {
+    const { tx, membership } = scope;
+    const organization = membership.organization.id;
+    const presenter = new MemberPresenter(tx, scope, membership);
+    const search = query.search?.trim().toLowerCase() ?? "";
+    const role = query.role === "guest" ? null : query.role;
+    // A role (never a guest's null) with the join-date sort is an index range of its own.
+    const byRole = query.sort === "joinedAt" && role != null;
+    const index = query.sort === "lastSeenAt" ? "byOrganizationSeen" : byRole ? "byRole" : "byOrganization";
+    const checks: ((member: MemberRecord) => boolean | Promise<boolean>)[] = [];
+    if (query.sort === "lastSeenAt") checks.push((member) => !member.disabled);
+    if (role !== undefined && !byRole) checks.push((member) => member.role === role);
+    if (search) checks.push((member) => matchesSearch(tx, member, search));
+    return paginate<MemberRecord, Member>(tx, query, {
+      table: membersTable,
+      index,
+      where: byRole ? [organization, role] : [organization],
+      reverse: query.order === "desc",
+      ...(checks.length > 0
+        ? {
+            filter: async (member: MemberRecord) => {
+              for (const check of checks) if (!(await check(member))) return false;
+              return true;
+            },
+          }
+        : {}),
+      map: (member) => presenter.present(member),
     });
   },
 });
 
 async function matchesSearch(tx: ReadTransaction, member: MemberRecord, search: string): Promise<boolean> {
-  const user = await tx.get<UserRecord>(tables.users.name, member.user);
+  const user = await tx.get(usersTable, member.user);
   return !!user && (user.displayName.toLowerCase().includes(search) || user.emailKey.includes(search));
 }
 
@@ -88,18 +77,12 @@ export const getMemberInOrganizationById = defineOperation({
   tag,
   summary: "Get a member of an organization (non-guest members)",
   params: memberParams,
+  access: inOrganization("listMembers"),
   response: memberSchema,
-  async run(context, { params }) {
-    return context.storage.read(async (tx) => {
-      const membership = await requireOrganizationPermission(
-        tx,
-        context,
-        params.organizationId,
-        "listMembers",
-      );
-      const member = await requireMember(tx, params.organizationId, params.userId);
-      return new MemberPresenter(tx, context, membership).present(member);
-    });
+  async run(scope, { params }) {
+    const { tx, membership } = scope;
+    const member = await requireMember(tx, membership.organization.id, params.userId);
+    return new MemberPresenter(tx, scope, membership).present(member);
   },
 });
 
@@ -110,20 +93,19 @@ export const updateMemberInOrganizationById = defineOperation({
   tag,
   summary: "Change a member's role (admins); null makes them a guest. The last admin cannot be demoted.",
   params: memberParams,
+  access: inOrganization("admin"),
   body: z.object({ role: memberRoleOrGuest.optional() }),
   response: memberSchema,
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const membership = await requireOrganizationPermission(tx, context, params.organizationId, "admin");
-      const member = await requireMember(tx, params.organizationId, params.userId);
-      const updated: MemberRecord = { ...member };
-      if (body.role !== undefined && body.role !== member.role) {
-        if (body.role !== "admin") await keepAnAdmin(tx, member);
-        updated.role = body.role;
-        await tx.put(tables.members.name, updated);
-      }
-      return new MemberPresenter(tx, context, membership).present(updated);
-    });
+  async run(scope, { params, body }) {
+    const { tx, membership } = scope;
+    const member = await requireMember(tx, membership.organization.id, params.userId);
+    const updated: MemberRecord = { ...member };
+    if (body.role !== undefined && body.role !== member.role) {
+      if (body.role !== "admin") await keepAnAdmin(tx, member);
+      updated.role = body.role;
+      await tx.put(membersTable, updated);
+    }
+    return new MemberPresenter(tx, scope, membership).present(updated);
   },
 });
 
@@ -136,31 +118,23 @@ export const removeMemberFromOrganizationById = defineOperation({
     "Remove a member (admins), or leave the organization (any member, for themself), with their " +
     "team memberships. The last admin cannot leave.",
   params: memberParams,
+  // Any member may leave; removing someone else needs "admin", checked below.
+  access: inOrganization("member"),
   emptyStatuses: [204, 205],
-  async run(context, { params }) {
-    const caller = requireCaller(context);
-    return context.storage.write(async (tx) => {
-      const membership = await requireMembership(tx, context, params.organizationId);
-      if (params.userId !== caller.userId && !(await isOrganizationAdmin(tx, membership))) {
-        throw forbidden('Removing another member needs the "admin" role in the organization');
-      }
-      const member = await findMember(tx, params.organizationId, params.userId);
-      if (!member) return deleted(false);
-      await keepAnAdmin(tx, member);
-      await removeTeamMemberships(tx, member);
-      await tx.delete(tables.members.name, member.key);
-      return deleted(true);
-    });
+  async run(scope, { params }) {
+    const { tx, membership, permissions } = scope;
+    if (params.userId !== membership.member.user) {
+      requirePermission(permissions, "admin", "Removing another member");
+    }
+    const member = await findMember(tx, membership.organization.id, params.userId);
+    if (!member) return deleted(false);
+    await keepAnAdmin(tx, member);
+    // Every module drops what the member had here (their team memberships...) before they go.
+    await scope.lifecycle.memberRemoved(tx, member);
+    await tx.delete(membersTable, member.key);
+    return deleted(true);
   },
 });
-
-async function removeTeamMemberships(tx: WriteTransaction, member: MemberRecord): Promise<void> {
-  const memberships = await tx.list<TeamMemberRecord>(tables.teamMembers.name, {
-    index: "byMember",
-    where: [member.organization, member.user],
-  });
-  for (const teamMember of memberships) await tx.delete(tables.teamMembers.name, teamMember.key);
-}
 
 export const memberOperations = {
   listMembersInOrganizationById,

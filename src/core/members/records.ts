@@ -1,9 +1,9 @@
-import { memberKey } from "../shared/access.js";
+import { memberKey } from "../permissions/membership.js";
 import type { Role } from "../shared/roles.js";
 import { nextSequence } from "../shared/sequence.js";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
-import { tables, type MemberRecord } from "../tables.js";
+import { type MemberRecord, membersTable } from "./tables.js";
 import { findMember } from "./access.js";
 
 /**
@@ -32,6 +32,6 @@ export async function insertMember(
     disabled: false,
     sso,
   };
-  await tx.put(tables.members.name, member);
+  await tx.put(membersTable, member);
   return true;
 }

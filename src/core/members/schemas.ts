@@ -1,11 +1,14 @@
 import { z } from "zod";
-import { contentRole, type Membership } from "../shared/access.js";
+import { contentRole, type Membership } from "../permissions/membership.js";
 import { notFound } from "../shared/errors.js";
 import { memberRoleOrGuest } from "../shared/roles.js";
 import { timestamp } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { tables, type MemberRecord, type SpaceRecord, type UserRecord } from "../tables.js";
+import type { MemberRecord } from "./tables.js";
+import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
+import { teamMembersTable } from "../teams/tables.js";
+import { usersTable } from "../users/tables.js";
 import { toUser, userSchema } from "../users/schemas.js";
 
 /** The reference `OrganizationMember`. A member's id is their user id. */
@@ -41,9 +44,9 @@ export class MemberPresenter {
   ) {}
 
   async present(record: MemberRecord): Promise<Member> {
-    const user = await this.tx.get<UserRecord>(tables.users.name, record.user);
+    const user = await this.tx.get(usersTable, record.user);
     if (!user) throw notFound(`User "${record.user}" not found`);
-    const teams = await this.tx.count(tables.teamMembers.name, {
+    const teams = await this.tx.count(teamMembersTable, {
       index: "byMember",
       where: [record.organization, record.user],
     });
@@ -61,10 +64,10 @@ export class MemberPresenter {
     };
   }
 
-  /** Live spaces of the organization on which `record` has a role (shared/access.ts rules). */
+  /** Live spaces of the organization on which `record` has a role (permissions/membership.ts rules). */
   private async countSpaces(record: MemberRecord): Promise<number> {
     if (record.role === null) return 0; // Guests see no content unless granted explicitly.
-    this.spaces ??= this.tx.list<SpaceRecord>(tables.spaces.name, {
+    this.spaces ??= this.tx.list(spacesTable, {
       index: "byOrganization",
       where: [record.organization, "live"],
     });

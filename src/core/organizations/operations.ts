@@ -1,24 +1,22 @@
 import { z } from "zod";
 import { insertMember } from "../members/records.js";
 import { defineOperation, noContent } from "../registry.js";
-import { memberKey, requireCaller, requireMembership, type Membership } from "../shared/access.js";
-import { badRequest, conflict, notFound } from "../shared/errors.js";
+import { memberKey, requireMembership, type Membership } from "../permissions/membership.js";
+import { inOrganization, permissionsOf } from "../permissions/organization.js";
+import { anyCaller } from "../permissions/rules.js";
+import { badRequest, conflict } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { memberRoleOrGuest } from "../shared/roles.js";
 import { pathParam } from "../shared/schema.js";
-import type { Context } from "../shared/world.js";
+import type { World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
-import {
-  tables,
-  type MemberRecord,
-  type OrganizationRecord,
-  type TeamMemberRecord,
-  type UserRecord,
-} from "../tables.js";
+import { type MemberRecord, membersTable } from "../members/tables.js";
+import { type OrganizationRecord, organizationsTable } from "./tables.js";
+import { usersTable } from "../users/tables.js";
+import { anyCallerOnOrganization } from "./access.js";
 import {
   emailDomain,
   organizationHostname,
-  organizationPermissions,
   organizationSchema,
   organizationTitle,
   standaloneMergeRules,
@@ -28,19 +26,9 @@ import {
 const tag = "organizations";
 const organizationParams = z.object({ organizationId: pathParam() });
 
-/** Whether the user owns at least one team of the organization. */
-export async function ownsTeam(tx: ReadTransaction, organization: string, user: string): Promise<boolean> {
-  const teams = await tx.list<TeamMemberRecord>(tables.teamMembers.name, {
-    index: "byMember",
-    where: [organization, user],
-  });
-  return teams.some((membership) => membership.role === "owner");
-}
-
 /** The organization as the member sees it. */
-export async function presentOrganization(tx: ReadTransaction, context: Context, membership: Membership) {
-  const owner = await ownsTeam(tx, membership.organization.id, membership.member.user);
-  return toOrganization(context, membership.organization, organizationPermissions(membership, owner));
+export async function presentOrganization(tx: ReadTransaction, world: World, membership: Membership) {
+  return toOrganization(world, membership.organization, await permissionsOf(tx, membership));
 }
 
 export const listOrganizationsForAuthenticatedUser = defineOperation({
@@ -49,20 +37,19 @@ export const listOrganizationsForAuthenticatedUser = defineOperation({
   path: "/orgs",
   tag,
   summary: "List the organizations the caller is a member of, oldest membership first",
+  access: anyCaller,
   query: z.object({ ...pageQuery }),
   response: listOf(organizationSchema),
-  async run(context, { query }) {
-    const caller = requireCaller(context);
-    return context.storage.read((tx) =>
-      paginate<MemberRecord, z.input<typeof organizationSchema>>(tx, query, {
-        table: tables.members,
-        index: "byUser",
-        where: [caller.userId],
-        filter: (member) => !member.disabled,
-        map: async (member) =>
-          presentOrganization(tx, context, await requireMembership(tx, context, member.organization)),
-      }),
-    );
+  async run(scope, { query }) {
+    const { tx, caller } = scope;
+    return paginate<MemberRecord, z.input<typeof organizationSchema>>(tx, query, {
+      table: membersTable,
+      index: "byUser",
+      where: [caller.userId],
+      filter: (member) => !member.disabled,
+      map: async (member) =>
+        presentOrganization(tx, scope, await requireMembership(tx, scope, member.organization)),
+    });
   },
 });
 
@@ -72,30 +59,29 @@ export const createOrganization = defineOperation({
   path: "/orgs",
   tag,
   summary: "Create an organization; the caller becomes its admin",
+  access: anyCaller,
   body: z.object({ title: organizationTitle }),
   response: organizationSchema,
   status: 201,
-  async run(context, { body }) {
-    const caller = requireCaller(context);
-    return context.storage.write(async (tx) => {
-      const now = context.clock().toISOString();
-      const organization: OrganizationRecord = {
-        id: context.ids(),
-        title: body.title,
-        createdAt: now,
-        emailDomains: [],
-        type: "business",
-        defaultRole: "read",
-        sso: false,
-        ai: false,
-        inviteLinks: true,
-        plan: "free_2024",
-        mergeRules: { type: "none" },
-      };
-      await tx.put(tables.organizations.name, organization);
-      await insertMember(tx, context, organization.id, caller.userId, "admin");
-      return presentOrganization(tx, context, await requireMembership(tx, context, organization.id));
-    });
+  async run(scope, { body }) {
+    const { tx, caller } = scope;
+    const now = scope.clock().toISOString();
+    const organization: OrganizationRecord = {
+      id: scope.ids(),
+      title: body.title,
+      createdAt: now,
+      emailDomains: [],
+      type: "business",
+      defaultRole: "read",
+      sso: false,
+      ai: false,
+      inviteLinks: true,
+      plan: "free_2024",
+      mergeRules: { type: "none" },
+    };
+    await tx.put(organizationsTable, organization);
+    await insertMember(tx, scope, organization.id, caller.userId, "admin");
+    return presentOrganization(tx, scope, await requireMembership(tx, scope, organization.id));
   },
 });
 
@@ -106,11 +92,10 @@ export const getOrganizationById = defineOperation({
   tag,
   summary: "Get an organization",
   params: organizationParams,
+  access: inOrganization("member"),
   response: organizationSchema,
-  async run(context, { params }) {
-    return context.storage.read(async (tx) =>
-      presentOrganization(tx, context, await requireMembership(tx, context, params.organizationId)),
-    );
+  async run(scope) {
+    return toOrganization(scope, scope.membership.organization, scope.permissions);
   },
 });
 
@@ -121,6 +106,7 @@ export const updateOrganizationById = defineOperation({
   tag,
   summary: "Update an organization (admins)",
   params: organizationParams,
+  access: inOrganization("admin"),
   body: z.object({
     title: organizationTitle.optional(),
     emailDomains: z.array(emailDomain).max(100).optional(),
@@ -137,34 +123,32 @@ export const updateOrganizationById = defineOperation({
     mergeRules: standaloneMergeRules.optional(),
   }),
   response: organizationSchema,
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const membership = await requireMembership(tx, context, params.organizationId, "admin");
-      const organization = { ...membership.organization };
-      if (body.hostname !== undefined && body.hostname !== organization.hostname) {
-        const [taken] = await tx.list(tables.organizations.name, {
-          index: "byHostname",
-          where: [body.hostname],
-          limit: 1,
-        });
-        if (taken)
-          throw conflict(`body.hostname: "${body.hostname}" is already used by another organization`);
-        organization.hostname = body.hostname;
-      }
-      if (body.title !== undefined) organization.title = body.title;
-      if (body.emailDomains !== undefined) organization.emailDomains = [...new Set(body.emailDomains)];
-      if (body.defaultRole !== undefined) organization.defaultRole = body.defaultRole;
-      if (body.defaultContent === null) delete organization.defaultContent;
-      else if (body.defaultContent !== undefined) organization.defaultContent = body.defaultContent;
-      if (body.logo === null) delete organization.logo;
-      else if (body.logo !== undefined) organization.logo = body.logo;
-      if (body.sso !== undefined) organization.sso = body.sso;
-      if (body.ai !== undefined) organization.ai = body.ai;
-      if (body.inviteLinks !== undefined) organization.inviteLinks = body.inviteLinks;
-      if (body.mergeRules !== undefined) organization.mergeRules = body.mergeRules;
-      await tx.put(tables.organizations.name, organization);
-      return presentOrganization(tx, context, { ...membership, organization });
-    });
+  async run(scope, { body }) {
+    const { tx, membership, permissions } = scope;
+    const organization = { ...membership.organization };
+    if (body.hostname !== undefined && body.hostname !== organization.hostname) {
+      const [taken] = await tx.list(organizationsTable, {
+        index: "byHostname",
+        where: [body.hostname],
+        limit: 1,
+      });
+      if (taken) throw conflict(`body.hostname: "${body.hostname}" is already used by another organization`);
+      organization.hostname = body.hostname;
+    }
+    if (body.title !== undefined) organization.title = body.title;
+    if (body.emailDomains !== undefined) organization.emailDomains = [...new Set(body.emailDomains)];
+    if (body.defaultRole !== undefined) organization.defaultRole = body.defaultRole;
+    if (body.defaultContent === null) delete organization.defaultContent;
+    else if (body.defaultContent !== undefined) organization.defaultContent = body.defaultContent;
+    if (body.logo === null) delete organization.logo;
+    else if (body.logo !== undefined) organization.logo = body.logo;
+    if (body.sso !== undefined) organization.sso = body.sso;
+    if (body.ai !== undefined) organization.ai = body.ai;
+    if (body.inviteLinks !== undefined) organization.inviteLinks = body.inviteLinks;
+    if (body.mergeRules !== undefined) organization.mergeRules = body.mergeRules;
+    await tx.put(organizationsTable, organization);
+    // The caller's permissions do not depend on the fields changed here.
+    return toOrganization(scope, organization, permissions);
   },
 });
 
@@ -175,21 +159,19 @@ export const joinOrganization = defineOperation({
   tag,
   summary: "Join an organization whose allowed email domains include the caller's email domain",
   params: organizationParams,
+  access: anyCallerOnOrganization(),
   emptyStatuses: [204],
-  async run(context, { params }) {
-    const caller = requireCaller(context);
-    return context.storage.write(async (tx) => {
-      const organization = await tx.get<OrganizationRecord>(tables.organizations.name, params.organizationId);
-      if (!organization) throw notFound(`Organization "${params.organizationId}" not found`);
-      if (await tx.get(tables.members.name, memberKey(organization.id, caller.userId))) return noContent();
-      const user = await tx.get<UserRecord>(tables.users.name, caller.userId);
-      const domain = user?.emailKey.split("@")[1] ?? "";
-      if (!organization.emailDomains.includes(domain)) {
-        throw badRequest(`Email domain "${domain}" is not allowed to join this organization`);
-      }
-      await insertMember(tx, context, organization.id, caller.userId, organization.defaultRole);
-      return noContent();
-    });
+  async run(scope) {
+    const { tx, caller, organization } = scope;
+    // A disabled member is a member too: joining does not bring them back.
+    if (await tx.get(membersTable, memberKey(organization.id, caller.userId))) return noContent();
+    const user = await tx.get(usersTable, caller.userId);
+    const domain = user?.emailKey.split("@")[1] ?? "";
+    if (!organization.emailDomains.includes(domain)) {
+      throw badRequest(`Email domain "${domain}" is not allowed to join this organization`);
+    }
+    await insertMember(tx, scope, organization.id, caller.userId, organization.defaultRole);
+    return noContent();
   },
 });
 

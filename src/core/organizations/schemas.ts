@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { Membership } from "../shared/access.js";
+import type { Membership } from "../permissions/membership.js";
 import { atLeast, memberRoleOrGuest } from "../shared/roles.js";
 import type { World } from "../shared/world.js";
-import type { OrganizationRecord } from "../tables.js";
+import { organizationPlan, organizationType, type OrganizationRecord } from "./tables.js";
 
 export const organizationTitle = z.string().trim().min(2).max(255);
 /** A lower-case hostname label: what the organization's default public hostname starts with. */
@@ -63,13 +63,13 @@ export const organizationSchema = z.object({
   createdAt: z.string(),
   emailDomains: z.array(z.string()),
   hostname: z.string().optional(),
-  type: z.enum(["business", "community"]),
+  type: organizationType,
   defaultRole: memberRoleOrGuest.optional(),
   defaultContent: z.object({ type: z.literal("site"), site: z.string() }).optional(),
   sso: z.boolean(),
   ai: z.boolean(),
   inviteLinks: z.boolean(),
-  plan: z.string(),
+  plan: organizationPlan,
   mergeRules: standaloneMergeRules,
   trial: z.object({ status: z.literal("notapplicable"), count: z.number() }),
   urls: z.object({ location: z.string(), app: z.string(), logo: z.string().optional() }),

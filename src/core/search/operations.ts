@@ -2,12 +2,14 @@ import { z } from "zod";
 import { requireRevision, type RevisionContent } from "../content/revisions.js";
 import { pageTree } from "../content/tree.js";
 import { defineOperation } from "../registry.js";
-import { contentRole, requireMembership } from "../shared/access.js";
+import { onContent } from "../content/access.js";
+import { contentRole } from "../permissions/membership.js";
+import { inOrganization } from "../permissions/organization.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
-import { spacePermissions, requireSpace } from "../spaces/permissions.js";
-import { tables, type SpaceRecord } from "../tables.js";
+import { spacePermissions } from "../spaces/permissions.js";
+import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import { excerpt, searchIndex, searchPages, type PageHit } from "./search-index.js";
 
 /**
@@ -86,20 +88,18 @@ export const searchSpaceContent = defineOperation({
   path: "/spaces/{spaceId}/search",
   tag,
   summary: "Search the pages of a space",
+  access: onContent("space", "view"),
   params: z.object({ spaceId: pathParam() }),
   query: searchQuery,
   response: listOf(pageResultSchema),
-  async run(context, { params, query }) {
-    return context.storage.read(async (tx) => {
-      const { space } = await requireSpace(tx, context, params.spaceId);
-      const content = await requireRevision(tx, context, space.revision);
-      const hits = searchPages(searchIndex(context, content), query.query);
-      const page = paginateSorted(hits, query, {
-        scope: `search:${space.id}:${query.query}`,
-        position: (hit) => [-hit.score, hit.page],
-      });
-      return { ...page, items: page.items.map((hit) => presentHit(context, space, content, hit)) };
+  async run(scope, { query }) {
+    const { space, content } = scope;
+    const hits = searchPages(searchIndex(scope, content), query.query);
+    const page = paginateSorted(hits, query, {
+      scope: `search:${space.id}:${query.query}`,
+      position: (hit) => [-hit.score, hit.page],
     });
+    return { ...page, items: page.items.map((hit) => presentHit(scope, space, content, hit)) };
   },
 });
 
@@ -109,38 +109,37 @@ export const searchOrganizationContent = defineOperation({
   path: "/orgs/{organizationId}/search",
   tag,
   summary: "Search the pages of every space of an organization that the caller can read",
+  access: inOrganization("member"),
   params: z.object({ organizationId: pathParam() }),
   query: searchQuery,
   response: listOf(spaceResultSchema),
-  async run(context, { params, query }) {
-    return context.storage.read(async (tx) => {
-      const membership = await requireMembership(tx, context, params.organizationId);
-      const spaces = await tx.list<SpaceRecord>(tables.spaces.name, {
-        index: "byOrganization",
-        where: [membership.organization.id, "live"],
-      });
-      const found: { space: SpaceRecord; content: RevisionContent; score: number; hits: PageHit[] }[] = [];
-      for (const space of spaces) {
-        if (!spacePermissions(await contentRole(tx, membership, space), space).view) continue;
-        const content = await requireRevision(tx, context, space.revision);
-        const hits = searchPages(searchIndex(context, content), query.query);
-        if (hits.length === 0) continue;
-        found.push({ space, content, score: hits[0]!.score, hits: hits.slice(0, PAGES_PER_SPACE) });
-      }
-      found.sort((a, b) => b.score - a.score || (a.space.id < b.space.id ? -1 : 1));
-      const page = paginateSorted(found, query, {
-        scope: `search:${membership.organization.id}:${query.query}`,
-        position: (entry) => [-entry.score, entry.space.id],
-      });
-      return {
-        ...page,
-        items: page.items.map(({ space, content, hits }) => ({
-          id: space.id,
-          title: space.title,
-          pages: hits.map((hit) => presentHit(context, space, content, hit)),
-        })),
-      };
+  async run(scope, { query }) {
+    const { tx, membership } = scope;
+    const spaces = await tx.list(spacesTable, {
+      index: "byOrganization",
+      where: [membership.organization.id, "live"],
     });
+    const found: { space: SpaceRecord; content: RevisionContent; score: number; hits: PageHit[] }[] = [];
+    for (const space of spaces) {
+      if (!spacePermissions(await contentRole(tx, membership, space), space).view) continue;
+      const content = await requireRevision(tx, scope, space.revision);
+      const hits = searchPages(searchIndex(scope, content), query.query);
+      if (hits.length === 0) continue;
+      found.push({ space, content, score: hits[0]!.score, hits: hits.slice(0, PAGES_PER_SPACE) });
+    }
+    found.sort((a, b) => b.score - a.score || (a.space.id < b.space.id ? -1 : 1));
+    const page = paginateSorted(found, query, {
+      scope: `search:${membership.organization.id}:${query.query}`,
+      position: (entry) => [-entry.score, entry.space.id],
+    });
+    return {
+      ...page,
+      items: page.items.map(({ space, content, hits }) => ({
+        id: space.id,
+        title: space.title,
+        pages: hits.map((hit) => presentHit(scope, space, content, hit)),
+      })),
+    };
   },
 });
 

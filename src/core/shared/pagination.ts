@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { IndexValue, ReadTransaction, StoredRecord, TableSchema } from "../storage/port.js";
+import type { IndexValue, ReadTransaction, StoredRecord, Table } from "../storage/port.js";
 import { compareTuples } from "../storage/order.js";
 import { badRequest } from "./errors.js";
 import { queryInteger } from "./schema.js";
@@ -44,8 +44,8 @@ export interface PageRequest {
   readonly limit?: number | undefined;
 }
 
-export interface PaginateOptions<R extends StoredRecord, T> {
-  readonly table: TableSchema;
+export interface PaginateOptions<R extends object, T> {
+  readonly table: Table<R>;
   readonly index: string;
   readonly where?: readonly IndexValue[];
   readonly reverse?: boolean;
@@ -57,7 +57,7 @@ export interface PaginateOptions<R extends StoredRecord, T> {
 const BATCH = 200;
 
 /** Lists one page of an index range. */
-export async function paginate<R extends StoredRecord, T>(
+export async function paginate<R extends object, T>(
   tx: ReadTransaction,
   request: PageRequest,
   options: PaginateOptions<R, T>,
@@ -72,7 +72,7 @@ export async function paginate<R extends StoredRecord, T>(
   const matched: R[] = [];
   // Fetch in batches until one record beyond the page is found, so `next` is exact.
   for (;;) {
-    const batch = await tx.list<R>(options.table.name, {
+    const batch = await tx.list(options.table, {
       index: options.index,
       where,
       reverse: options.reverse ?? false,
@@ -92,7 +92,7 @@ export async function paginate<R extends StoredRecord, T>(
   const items = await Promise.all(pageRecords.map((record) => options.map(record)));
   const count = options.filter
     ? await countFiltered(tx, options)
-    : await tx.count(options.table.name, { index: options.index, where });
+    : await tx.count(options.table, { index: options.index, where });
   const lastOnPage = pageRecords.at(-1);
   const page: Page<T> = { count, items };
   // `limit=0` asks for the count alone: there is no position to resume from, so no `next`.
@@ -130,11 +130,11 @@ export function paginateSorted<T>(
   return page;
 }
 
-async function countFiltered<R extends StoredRecord, T>(
+async function countFiltered<R extends object, T>(
   tx: ReadTransaction,
   options: PaginateOptions<R, T>,
 ): Promise<number> {
-  const all = await tx.list<R>(options.table.name, {
+  const all = await tx.list(options.table, {
     index: options.index,
     where: options.where ?? [],
   });
@@ -143,13 +143,13 @@ async function countFiltered<R extends StoredRecord, T>(
   return count;
 }
 
-function positionOf(record: StoredRecord, fields: readonly string[], key: string): IndexValue[] {
-  return [...fields, key].map((field) => record[field] as IndexValue);
+function positionOf(record: object, fields: readonly string[], key: string): IndexValue[] {
+  return [...fields, key].map((field) => (record as StoredRecord)[field] as IndexValue);
 }
 
 /** A token is bound to its list: replaying it on another list is a client error. */
 function scopeOf(
-  options: Pick<PaginateOptions<StoredRecord, unknown>, "table" | "index" | "where" | "reverse">,
+  options: Pick<PaginateOptions<object, unknown>, "table" | "index" | "where" | "reverse">,
 ): string {
   return JSON.stringify([options.table.name, options.index, options.where ?? [], !!options.reverse]);
 }

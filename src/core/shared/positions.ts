@@ -1,7 +1,8 @@
 import { generateKeyBetween, generateNKeysBetween } from "fractional-indexing";
 import { z } from "zod";
 import type { ReadTransaction } from "../storage/port.js";
-import { tables, type CollectionRecord, type SpaceRecord } from "../tables.js";
+import { type CollectionRecord, collectionsTable } from "../collections/tables.js";
+import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import { badRequest, conflict } from "./errors.js";
 
 /**
@@ -76,11 +77,11 @@ export async function listSiblings(
   organization: string,
   parent: string,
 ): Promise<ContentItem[]> {
-  const collections = await tx.list<CollectionRecord>(tables.collections.name, {
+  const collections = await tx.list(collectionsTable, {
     index: "byParent",
     where: [organization, parent],
   });
-  const spaces = await tx.list<SpaceRecord>(tables.spaces.name, {
+  const spaces = await tx.list(spacesTable, {
     index: "byParent",
     where: [organization, parent, "live"],
   });
@@ -93,19 +94,19 @@ export async function listSiblings(
 /** The greatest key in use in the organization (collections and spaces, live or deleted). */
 async function lastPosition(tx: ReadTransaction, organization: string): Promise<string | null> {
   const last = [
-    ...(await tx.list<CollectionRecord>(tables.collections.name, {
+    ...(await tx.list(collectionsTable, {
       index: "byOrganization",
       where: [organization],
       reverse: true,
       limit: 1,
     })),
-    ...(await tx.list<SpaceRecord>(tables.spaces.name, {
+    ...(await tx.list(spacesTable, {
       index: "byOrganization",
       where: [organization, "live"],
       reverse: true,
       limit: 1,
     })),
-    ...(await tx.list<SpaceRecord>(tables.spaces.name, {
+    ...(await tx.list(spacesTable, {
       index: "byOrganization",
       where: [organization, "deleted"],
       reverse: true,
@@ -130,11 +131,11 @@ export async function endPosition(tx: ReadTransaction, organization: string): Pr
 }
 
 async function keyTaken(tx: ReadTransaction, organization: string, key: string): Promise<boolean> {
-  if (await tx.count(tables.collections.name, { index: "byOrganization", where: [organization, key] })) {
+  if (await tx.count(collectionsTable, { index: "byOrganization", where: [organization, key] })) {
     return true;
   }
   for (const state of ["live", "deleted"]) {
-    if (await tx.count(tables.spaces.name, { index: "byOrganization", where: [organization, state, key] })) {
+    if (await tx.count(spacesTable, { index: "byOrganization", where: [organization, state, key] })) {
       return true;
     }
   }
@@ -234,11 +235,9 @@ async function resolvePointer(
   }
   const sibling = siblings.find((candidate) => candidate.kind === kind && candidate.id === id);
   if (sibling) return sibling;
-  const record =
-    kind === "space"
-      ? await tx.get<SpaceRecord>(tables.spaces.name, id)
-      : await tx.get<CollectionRecord>(tables.collections.name, id);
-  const known = record?.organization === request.organization && record.state !== "deleted";
+  const record = kind === "space" ? await tx.get(spacesTable, id) : await tx.get(collectionsTable, id);
+  const known =
+    record?.organization === request.organization && !("state" in record && record.state === "deleted");
   const destination = request.parent ? `collection "${request.parent}"` : "organization root";
   throw badRequest(
     known

@@ -1,4 +1,6 @@
+import { z } from "zod";
 import type { WriteTransaction } from "../storage/port.js";
+import { defineTable } from "../storage/table.js";
 
 /**
  * Insertion order. Lists "in creation order" cannot sort by timestamps: records made in the same
@@ -7,11 +9,16 @@ import type { WriteTransaction } from "../storage/port.js";
  * data. It is read and written inside the caller's write transaction, which every adapter
  * serializes, so values are unique and increasing even across processes sharing one database.
  */
-export const SEQUENCES_TABLE = { name: "sequences", key: "name", indexes: {} } as const;
+export const sequencesTable = defineTable({
+  name: "sequences",
+  key: "name",
+  indexes: {},
+  record: z.object({ name: z.string(), value: z.number() }),
+});
 
 export async function nextSequence(tx: WriteTransaction): Promise<number> {
-  const current = await tx.get<{ name: string; value: number }>(SEQUENCES_TABLE.name, "insertion");
+  const current = await tx.get(sequencesTable, "insertion");
   const value = (current?.value ?? 0) + 1;
-  await tx.put(SEQUENCES_TABLE.name, { name: "insertion", value });
+  await tx.put(sequencesTable, { name: "insertion", value });
   return value;
 }

@@ -1,5 +1,7 @@
 import type { LRUCache } from "lru-cache";
-import type { Storage } from "../storage/port.js";
+import type { MemberRecord } from "../members/tables.js";
+import type { SpaceRecord } from "../spaces/tables.js";
+import type { Storage, WriteTransaction } from "../storage/port.js";
 
 /**
  * Memo of values derived from immutable data (materialized revisions, search indexes, rendered
@@ -23,6 +25,29 @@ export interface World {
   readonly appUrl: string;
   /** Per-instance memo of values derived from immutable revisions. */
   readonly cache: DerivedCache;
+  /**
+   * The only way core reaches the network (DESIGN.md, "Outbound HTTP"). Called from job handlers,
+   * never inside a storage transaction.
+   */
+  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /**
+   * Told by `scheduleJob` that a job was queued (before its transaction commits), so that the
+   * host can start a job due now at once instead of at its next poll (see `src/core/jobs`).
+   */
+  readonly jobQueued?: (runAt: Date) => void;
+  /** The lifecycle hooks of every resource module, run as one (see `src/core/module.ts`). */
+  readonly lifecycle: Lifecycle;
+}
+
+/**
+ * Events that cross resources. The resource that causes one runs every module's hook for it in
+ * its own write transaction, without knowing which resources care (see `src/core/module.ts`).
+ */
+export interface Lifecycle {
+  /** A deleted space is purged for good: each module removes what belongs to it alone. */
+  purgeSpace(tx: WriteTransaction, space: SpaceRecord): Promise<void>;
+  /** A member left or was removed from an organization: each module drops what was theirs there. */
+  memberRemoved(tx: WriteTransaction, member: MemberRecord): Promise<void>;
 }
 
 /** Who is calling. `operator` is the bootstrap user allowed to manage users. */

@@ -1,6 +1,9 @@
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { describe, expect, it } from "vitest";
-import { tables } from "../tables.js";
+import { changeRequestsTable } from "../change-requests/tables.js";
+import { commentRepliesTable, commentsTable } from "../comments/tables.js";
+import { revisionsTable } from "../content/tables.js";
+import { spacesTable } from "./tables.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -58,15 +61,15 @@ describe("space deletion, restore and purge", () => {
     await api("DELETE", `/spaces/${late}`);
     advance(6 * DAY);
     // Exactly 7 days after its deletion: no longer restorable, even before the job runs.
-    expect(await stored(tables.spaces.name, early)).toMatchObject({ state: "deleted" });
+    expect(await stored(spacesTable, early)).toMatchObject({ state: "deleted" });
     expect((await api("POST", `/spaces/${early}/restore`)).status).toBe(404);
     expect(await test.docsbase.runJobs()).toBe(1);
-    expect(await stored(tables.spaces.name, early)).toBeUndefined();
-    expect(await stored(tables.revisions.name, revision)).toBeUndefined();
-    expect(await stored(tables.revisions.name, changeRequest.revision)).toBeUndefined();
-    expect(await stored(tables.changeRequests.name, changeRequest.id)).toBeUndefined();
-    expect(await stored(tables.comments.name, comment.id)).toBeUndefined();
-    expect(await stored(tables.commentReplies.name, reply.id)).toBeUndefined();
+    expect(await stored(spacesTable, early)).toBeUndefined();
+    expect(await stored(revisionsTable, revision)).toBeUndefined();
+    expect(await stored(revisionsTable, changeRequest.revision)).toBeUndefined();
+    expect(await stored(changeRequestsTable, changeRequest.id)).toBeUndefined();
+    expect(await stored(commentsTable, comment.id)).toBeUndefined();
+    expect(await stored(commentRepliesTable, reply.id)).toBeUndefined();
     expect((await api("POST", `/spaces/${early}/restore`)).status).toBe(404);
     expect((await api("DELETE", `/spaces/${early}`)).status).toBe(204);
     // The later deletion is still within its window.
@@ -82,10 +85,10 @@ describe("space deletion, restore and purge", () => {
     await api("DELETE", `/spaces/${id}`);
     advance(4 * DAY);
     expect(await test.docsbase.runJobs()).toBe(1);
-    expect(await stored(tables.spaces.name, id)).toMatchObject({ state: "deleted" });
+    expect(await stored(spacesTable, id)).toMatchObject({ state: "deleted" });
     advance(3 * DAY);
     expect(await test.docsbase.runJobs()).toBe(1);
-    expect(await stored(tables.spaces.name, id)).toBeUndefined();
+    expect(await stored(spacesTable, id)).toBeUndefined();
   });
 
   it("needs admin to delete or restore; non-members get 404", async () => {
@@ -98,6 +101,16 @@ describe("space deletion, restore and purge", () => {
     expect((await creator("POST", `/spaces/${id}/restore`)).status).toBe(403);
     expect((await outsider("POST", `/spaces/${id}/restore`)).status).toBe(404);
     expect((await (await member("admin"))("POST", `/spaces/${id}/restore`)).status).toBe(200);
+  });
+
+  it("answers 404, not 403, to a non-admin restoring a space past its 7 days", async () => {
+    const { api, space, member, advance } = await setup();
+    const id = await space({ title: "Docs" });
+    const reader = await member("read");
+    await api("DELETE", `/spaces/${id}`);
+    expect((await reader("POST", `/spaces/${id}/restore`)).status).toBe(403);
+    advance(7 * DAY);
+    expect((await reader("POST", `/spaces/${id}/restore`)).status).toBe(404);
   });
 });
 
@@ -125,7 +138,7 @@ describe("space duplication", () => {
     });
     expect(copy.body.id).not.toBe(source);
     expect(copy.body.revision).not.toBe(original.revision);
-    expect(await stored(tables.revisions.name, copy.body.revision)).toMatchObject({
+    expect(await stored(revisionsTable, copy.body.revision)).toMatchObject({
       space: copy.body.id,
       parents: [original.revision],
     });

@@ -1,8 +1,6 @@
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { describe, expect, it } from "vitest";
 
-const DAY = 24 * 60 * 60 * 1000;
-
 const setup = createWorkspace;
 
 const at = (kind: "space" | "collection", id: string) => ({ type: kind, [kind]: id });

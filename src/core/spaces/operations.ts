@@ -1,22 +1,23 @@
 import { z } from "zod";
 import { commitRevision, requireRevision } from "../content/revisions.js";
 import { templateChanges, templateReference } from "../content/templates.js";
-import { requireCreateAt, requireParentCollection, requirePermission } from "../collections/permissions.js";
+import { requireCreateAt, requireParentCollection } from "../collections/permissions.js";
+import { inOrganization } from "../permissions/organization.js";
+import { requirePermission } from "../permissions/refuse.js";
 import { defineOperation } from "../registry.js";
-import { contentRole, requireMembership } from "../shared/access.js";
+import { contentRole } from "../permissions/membership.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { endPosition } from "../shared/positions.js";
 import { defaultLevel } from "../shared/roles.js";
 import { pathParam } from "../shared/schema.js";
-import { tables, type SpaceRecord } from "../tables.js";
+import { spaceEditMode, spaceLanguage, type SpaceRecord, spacesTable } from "./tables.js";
 import { deleteSpaceById, duplicateSpace, restoreSpace } from "./lifecycle.js";
 import { moveSpace, transferSpace } from "./moves.js";
-import { presentSpace, requireSpace, spacePermissions } from "./permissions.js";
+import { onSpace } from "./access.js";
+import { presentSpace, spacePermissions } from "./permissions.js";
 import { insertSpace, visibilityUnder } from "./records.js";
 import {
-  spaceEditMode,
   spaceEmoji,
-  spaceLanguage,
   spaceMergeRules,
   spaceParams,
   spaceSchema,
@@ -35,6 +36,7 @@ export const createSpace = defineOperation({
   tag,
   summary: "Create a space, empty or from a template, last among its siblings (create role at its place)",
   params: organizationParams,
+  access: inOrganization("member"),
   body: z
     .object({
       title: spaceTitle.optional(),
@@ -51,38 +53,36 @@ export const createSpace = defineOperation({
     .optional(),
   response: spaceSchema,
   status: 201,
-  async run(context, { params, body = {} }) {
-    return context.storage.write(async (tx) => {
-      const membership = await requireMembership(tx, context, params.organizationId);
-      const parent = body.parent
-        ? (await requireParentCollection(tx, membership, body.parent, "body.parent")).id
-        : "";
-      await requireCreateAt(tx, membership, parent, "Creating a space");
-      const space = await insertSpace(tx, context, {
-        organization: membership.organization.id,
-        parent,
-        position: await endPosition(tx, membership.organization.id),
-        title: body.title ?? UNTITLED_SPACE,
-        emoji: body.emoji ?? "",
-        visibility: visibilityUnder(parent),
-        editMode: body.editMode ?? "live",
-        defaultLevel: "inherit",
-        ...(body.language ? { language: body.language } : {}),
-      });
-      if (!body.template) return presentSpace(tx, context, membership, space);
-      const initial = await requireRevision(tx, context, space.revision);
-      const changes = await templateChanges(
-        tx,
-        context,
-        body.template,
-        { spaceId: space.id, content: initial },
-        "body.template",
-      );
-      const filled = await commitRevision(tx, context, { space: space.id, base: initial, changes });
-      const withContent: SpaceRecord = { ...space, revision: filled.record.id };
-      await tx.put(tables.spaces.name, withContent);
-      return presentSpace(tx, context, membership, withContent);
+  async run(context, { body = {} }) {
+    const { tx, membership } = context;
+    const parent = body.parent
+      ? (await requireParentCollection(tx, membership, body.parent, "body.parent")).id
+      : "";
+    await requireCreateAt(tx, membership, parent, "Creating a space");
+    const space = await insertSpace(tx, context, {
+      organization: membership.organization.id,
+      parent,
+      position: await endPosition(tx, membership.organization.id),
+      title: body.title ?? UNTITLED_SPACE,
+      emoji: body.emoji ?? "",
+      visibility: visibilityUnder(parent),
+      editMode: body.editMode ?? "live",
+      defaultLevel: "inherit",
+      ...(body.language ? { language: body.language } : {}),
     });
+    if (!body.template) return presentSpace(tx, context, membership, space);
+    const initial = await requireRevision(tx, context, space.revision);
+    const changes = await templateChanges(
+      tx,
+      context,
+      body.template,
+      { spaceId: space.id, content: initial },
+      "body.template",
+    );
+    const filled = await commitRevision(tx, context, { space: space.id, base: initial, changes });
+    const withContent: SpaceRecord = { ...space, revision: filled.record.id };
+    await tx.put(spacesTable, withContent);
+    return presentSpace(tx, context, membership, withContent);
   },
 });
 
@@ -93,14 +93,12 @@ export const getSpaceById = defineOperation({
   tag,
   summary: "Get a space",
   params: spaceParams,
+  access: onSpace("view"),
   // Accepted for compatibility: it resolves published URLs of share-link sites, which come later.
   query: z.object({ shareKey: z.string().optional() }),
   response: spaceSchema,
-  async run(context, { params }) {
-    return context.storage.read(async (tx) => {
-      const { space, membership } = await requireSpace(tx, context, params.spaceId);
-      return presentSpace(tx, context, membership, space);
-    });
+  async run(context) {
+    return presentSpace(context.tx, context, context.membership, context.space);
   },
 });
 
@@ -111,6 +109,7 @@ export const updateSpaceById = defineOperation({
   tag,
   summary: "Update a space: title, emoji, language (edit); editMode, defaultLevel, mergeRules (admin)",
   params: spaceParams,
+  access: onSpace("view"),
   body: z.object({
     editMode: spaceEditMode.optional(),
     title: spaceTitle.optional(),
@@ -123,38 +122,28 @@ export const updateSpaceById = defineOperation({
     icon: z.null({ error: "space icons are not supported yet" }).optional(),
   }),
   response: spaceSchema,
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const { space, membership, role } = await requireSpace(tx, context, params.spaceId);
-      const next: SpaceRecord = { ...space };
-      if (body.editMode !== undefined || body.defaultLevel !== undefined || body.mergeRules !== undefined) {
-        requirePermission(
-          spacePermissions(role, space),
-          "admin",
-          "Changing editMode, defaultLevel or mergeRules",
-        );
-        if (body.editMode !== undefined) next.editMode = body.editMode;
-        if (body.defaultLevel !== undefined) next.defaultLevel = body.defaultLevel;
-        if (body.mergeRules !== undefined) next.mergeRules = body.mergeRules;
-      }
-      if (body.title !== undefined || body.emoji !== undefined || body.language !== undefined) {
-        // Editors may rename a live space; admins manage the space whatever its edit mode.
-        const locked = space.editMode === "locked" ? " of a locked space" : "";
-        requirePermission(
-          spacePermissions(role, space),
-          ["edit", "admin"],
-          `Changing the title, emoji or language${locked}`,
-        );
-        if (body.title !== undefined) next.title = body.title;
-        if (body.emoji !== undefined) next.emoji = body.emoji ?? "";
-        if (body.language !== undefined) next.language = body.language;
-      }
-      if (JSON.stringify(next) !== JSON.stringify(space)) {
-        next.updatedAt = context.clock().toISOString();
-        await tx.put(tables.spaces.name, next);
-      }
-      return presentSpace(tx, context, membership, next);
-    });
+  async run(context, { body }) {
+    const { tx, space, membership, permissions } = context;
+    const next: SpaceRecord = { ...space };
+    if (body.editMode !== undefined || body.defaultLevel !== undefined || body.mergeRules !== undefined) {
+      requirePermission(permissions, "admin", "Changing editMode, defaultLevel or mergeRules");
+      if (body.editMode !== undefined) next.editMode = body.editMode;
+      if (body.defaultLevel !== undefined) next.defaultLevel = body.defaultLevel;
+      if (body.mergeRules !== undefined) next.mergeRules = body.mergeRules;
+    }
+    if (body.title !== undefined || body.emoji !== undefined || body.language !== undefined) {
+      // Editors may rename a live space; admins manage the space whatever its edit mode.
+      const locked = space.editMode === "locked" ? " of a locked space" : "";
+      requirePermission(permissions, ["edit", "admin"], `Changing the title, emoji or language${locked}`);
+      if (body.title !== undefined) next.title = body.title;
+      if (body.emoji !== undefined) next.emoji = body.emoji ?? "";
+      if (body.language !== undefined) next.language = body.language;
+    }
+    if (JSON.stringify(next) !== JSON.stringify(space)) {
+      next.updatedAt = context.clock().toISOString();
+      await tx.put(spacesTable, next);
+    }
+    return presentSpace(tx, context, membership, next);
   },
 });
 
@@ -165,18 +154,17 @@ export const listSpacesInOrganizationById = defineOperation({
   tag,
   summary: "List the spaces of an organization (at every level) in position order",
   params: organizationParams,
+  access: inOrganization("member"),
   query: z.object({ ...pageQuery }),
   response: listOf(spaceSchema),
-  async run(context, { params, query }) {
-    return context.storage.read(async (tx) => {
-      const membership = await requireMembership(tx, context, params.organizationId);
-      return paginate<SpaceRecord, Space>(tx, query, {
-        table: tables.spaces,
-        index: "byOrganization",
-        where: [membership.organization.id, "live"],
-        filter: async (space) => spacePermissions(await contentRole(tx, membership, space), space).view,
-        map: (space) => presentSpace(tx, context, membership, space),
-      });
+  async run(context, { query }) {
+    const { tx, membership } = context;
+    return paginate<SpaceRecord, Space>(tx, query, {
+      table: spacesTable,
+      index: "byOrganization",
+      where: [membership.organization.id, "live"],
+      filter: async (space) => spacePermissions(await contentRole(tx, membership, space), space).view,
+      map: (space) => presentSpace(tx, context, membership, space),
     });
   },
 });

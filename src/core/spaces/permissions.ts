@@ -1,9 +1,10 @@
-import { contentRole, findMembership, type Membership } from "../shared/access.js";
+import { contentRole, findMembership, type Membership } from "../permissions/membership.js";
 import { notFound } from "../shared/errors.js";
 import { atLeast, type Role } from "../shared/roles.js";
 import type { Context, World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { tables, type SpaceRecord } from "../tables.js";
+import { isRestorable } from "./records.js";
+import { type SpaceRecord, spacesTable } from "./tables.js";
 import { toSpace, type SpacePermissions } from "./schemas.js";
 
 /**
@@ -43,8 +44,9 @@ export interface SpaceAccess {
 
 /**
  * A space the caller can view, or undefined when it does not exist (or is deleted, unless
- * `includeDeleted`); 404 when it is hidden from the caller (not a member of its organization, or
- * no role on it). A deleted space is invisible to every operation but restore.
+ * `includeDeleted` and still restorable); 404 when it is hidden from the caller (not a member of
+ * its organization, or no role on it). A deleted space is invisible to every operation but
+ * restore, and to restore too once its retention window is over.
  */
 export async function findSpace(
   tx: ReadTransaction,
@@ -52,8 +54,11 @@ export async function findSpace(
   id: string,
   options: { includeDeleted?: boolean } = {},
 ): Promise<SpaceAccess | undefined> {
-  const space = await tx.get<SpaceRecord>(tables.spaces.name, id);
-  if (!space || (space.state === "deleted" && !options.includeDeleted)) return undefined;
+  const space = await tx.get(spacesTable, id);
+  if (!space) return undefined;
+  if (space.state === "deleted" && !(options.includeDeleted && isRestorable(space, context.clock()))) {
+    return undefined;
+  }
   const membership = await findMembership(tx, context, space.organization);
   const role = membership ? await contentRole(tx, membership, space) : null;
   if (!membership || !spacePermissions(role, space).view) throw notFound(`Space "${id}" not found`);

@@ -1,11 +1,19 @@
-import { scheduleJob } from "../jobs.js";
+import { scheduleJob } from "../jobs/index.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { commitRevision, type RevisionContent } from "../content/revisions.js";
 import type { World } from "../shared/world.js";
-import { tables, type SpaceRecord } from "../tables.js";
+import { type SpaceRecord, spacesTable } from "./tables.js";
 
 /** How long a deleted space stays restorable before it is permanently removed (SPEC.md, Limits). */
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Whether a deleted space can still be restored at `now`: within {@link SPACE_RETENTION_MS} of its
+ * deletion. Past it the space is gone for every operation, whether or not the purge job has run.
+ */
+export function isRestorable(space: Pick<SpaceRecord, "deletedAt">, now: Date): boolean {
+  return now.getTime() < Date.parse(space.deletedAt ?? "") + SPACE_RETENTION_MS;
+}
 
 /**
  * The visibility a space gets under `parent`: `in-collection` (whoever can access the collection)
@@ -57,7 +65,7 @@ export async function insertSpace(
     updatedAt: now,
     counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
   };
-  await tx.put(tables.spaces.name, space);
+  await tx.put(spacesTable, space);
   return space;
 }
 
@@ -72,7 +80,7 @@ export const PURGE_SPACE_JOB = "purgeSpace";
 export async function softDeleteSpace(tx: WriteTransaction, world: World, space: SpaceRecord): Promise<void> {
   const now = world.clock();
   const deletedAt = now.toISOString();
-  await tx.put(tables.spaces.name, { ...space, state: "deleted", deletedAt, updatedAt: deletedAt });
+  await tx.put(spacesTable, { ...space, state: "deleted", deletedAt, updatedAt: deletedAt });
   await scheduleJob(tx, world, PURGE_SPACE_JOB, new Date(now.getTime() + SPACE_RETENTION_MS), {
     space: space.id,
     deletedAt,

@@ -3,7 +3,7 @@ import { standaloneMergeRules } from "../organizations/schemas.js";
 import { defaultLevel } from "../shared/roles.js";
 import { pathParam, timestamp } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
-import type { SpaceRecord } from "../tables.js";
+import { spaceEditMode, spaceLanguage, spaceVisibility, type SpaceRecord } from "./tables.js";
 
 export const spaceParams = z.object({ spaceId: pathParam() });
 
@@ -13,21 +13,6 @@ export const UNTITLED_SPACE = "Untitled";
 export const spaceTitle = z.string().max(50);
 /** A Unicode emoji (the reference's `Emoji`: a string of at most 50 characters). */
 export const spaceEmoji = z.string().max(50);
-export const spaceEditMode = z.enum(["live", "locked"]);
-/** The reference `TranslationLanguage`. */
-export const spaceLanguage = z.enum([
-  "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr",
-  "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr",
-  "lt", "lv", "et", "sl",
-]); // prettier-ignore
-export const spaceVisibility = z.enum([
-  "public",
-  "unlisted",
-  "share-link",
-  "visitor-auth",
-  "in-collection",
-  "private",
-]);
 /** `inherit` (the organization's rules), or rules of the space's own. */
 export const spaceMergeRules = z.union([z.object({ type: z.literal("inherit") }), standaloneMergeRules]);
 
@@ -59,7 +44,7 @@ export const spaceSchema = z.object({
   urls: z.object({ location: z.string(), app: z.string() }),
   organization: z.string(),
   parent: z.string().optional(),
-  language: z.string().optional(),
+  language: spaceLanguage.optional(),
   revision: z.string(),
   defaultLevel,
   comments: z.number(),

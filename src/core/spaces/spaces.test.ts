@@ -1,8 +1,6 @@
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { describe, expect, it } from "vitest";
-import { tables } from "../tables.js";
-
-const DAY = 24 * 60 * 60 * 1000;
+import { revisionsTable } from "../content/tables.js";
 
 const setup = createWorkspace;
 
@@ -44,7 +42,7 @@ describe("spaces", () => {
         installIntegration: true,
       },
     });
-    expect(await stored(tables.revisions.name, created.body.revision)).toEqual({
+    expect(await stored(revisionsTable, created.body.revision)).toEqual({
       id: created.body.revision,
       space: id,
       seq: expect.any(Number),

@@ -5,8 +5,21 @@ export type {
   Storage,
   StorageSchema,
   StoredRecord,
+  Table,
   TableSchema,
   WriteTransaction,
 } from "./port.js";
+export type {
+  BufferedEngine,
+  BufferedTransaction,
+  DirectEngine,
+  DirectTransaction,
+  EngineQuery,
+  EngineRange,
+  EngineReader,
+  StorageEngine,
+  TableWrites,
+} from "./engine.js";
+export { createStorage } from "./kit.js";
 export { checkQuery, compareTuples, indexFields, indexTuple } from "./order.js";
 export { Mutex } from "./mutex.js";

@@ -8,6 +8,11 @@
  * Records are plain JSON values (objects of strings, numbers, booleans, null, arrays and nested
  * objects). Adapters store a copy: mutating a record after `put` or after `get` never changes what
  * is stored.
+ *
+ * Adapters implement it through the kit (`createStorage` in `kit.ts`): they supply an engine
+ * (`engine.ts`), and the kit adds what the port requires of all of them (table lookup, the closed
+ * and finished checks, key checks, JSON copies, query checks, read-your-writes for engines that
+ * buffer writes).
  */
 
 /** A value that an index can order and compare. Strings compare by code unit, numbers numerically. */
@@ -34,6 +39,18 @@ export interface TableSchema {
   readonly indexes: Readonly<Record<string, readonly string[]>>;
 }
 
+declare const RECORD: unique symbol;
+
+/**
+ * A table handle: its schema, carrying the type of its records so that `tx.get(spaces, id)` is a
+ * `SpaceRecord` without a type argument. The record type is a phantom: it exists for the compiler
+ * only. Core declares handles with `defineTable` (see `src/core/storage/table.ts`), whose record
+ * type comes from a zod schema.
+ */
+export interface Table<R extends object = StoredRecord> extends TableSchema {
+  readonly [RECORD]?: R;
+}
+
 /** The whole schema an adapter is initialised with. Table and index names are ASCII identifiers. */
 export interface StorageSchema {
   readonly tables: readonly TableSchema[];
@@ -58,22 +75,25 @@ export interface ListQuery {
   readonly reverse?: boolean;
 }
 
-/** Reads inside a transaction. Every read sees the transaction's own earlier writes. */
+/**
+ * Reads inside a transaction. Every read sees the transaction's own earlier writes. A transaction
+ * object is valid only while its body runs: a call after the body settled fails.
+ */
 export interface ReadTransaction {
   /** The record with this primary key, or `undefined`. */
-  get<T extends StoredRecord = StoredRecord>(table: string, key: string): Promise<T | undefined>;
+  get<R extends object>(table: Table<R>, key: string): Promise<R | undefined>;
   /** Records of one index range, ordered as {@link ListQuery} describes. */
-  list<T extends StoredRecord = StoredRecord>(table: string, query: ListQuery): Promise<T[]>;
+  list<R extends object>(table: Table<R>, query: ListQuery): Promise<R[]>;
   /** How many records `list` would return for the same `index` and `where` without a limit. */
-  count(table: string, query: Pick<ListQuery, "index" | "where">): Promise<number>;
+  count(table: Table<object>, query: Pick<ListQuery, "index" | "where">): Promise<number>;
 }
 
 /** Reads and writes inside a write transaction. */
 export interface WriteTransaction extends ReadTransaction {
-  /** Inserts or replaces the record whose primary key is `record[schema.key]`. */
-  put(table: string, record: StoredRecord): Promise<void>;
+  /** Inserts or replaces the record whose primary key is `record[table.key]`. */
+  put<R extends object>(table: Table<R>, record: R): Promise<void>;
   /** Removes the record; returns whether it existed. */
-  delete(table: string, key: string): Promise<boolean>;
+  delete(table: Table<object>, key: string): Promise<boolean>;
 }
 
 /**
@@ -94,6 +114,9 @@ export interface Storage {
   init(schema: StorageSchema): Promise<void>;
   read<T>(fn: (tx: ReadTransaction) => Promise<T>): Promise<T>;
   write<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
-  /** Releases resources. Further calls fail. */
+  /**
+   * Releases resources once the transactions already started have settled. Further calls fail
+   * ("Storage is closed"); calling `close` again returns the same promise.
+   */
   close(): Promise<void>;
 }

@@ -1,23 +1,26 @@
-import { permissionsOf } from "../members/access.js";
 import type { OrganizationPermissions } from "../organizations/schemas.js";
-import { requireMembership, type Membership } from "../shared/access.js";
-import { forbidden, notFound } from "../shared/errors.js";
-import type { Context } from "../shared/world.js";
+import { requireMembership, type Membership } from "../permissions/membership.js";
+import { permissionsOf } from "../permissions/organization.js";
+import { requirePermission, type PermissionFlag } from "../permissions/refuse.js";
+import { defineAccess, type AccessRule } from "../permissions/rule.js";
+import { notFound } from "../shared/errors.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { tables, type TeamRecord } from "../tables.js";
+import { type TeamRecord, teamsTable } from "./tables.js";
 import { teamPermissions, teamRoleOf, toTeam, type Team, type TeamPermissions } from "./schemas.js";
 
-/** What a team-level check resolved: the caller, the team and the caller's permissions on it. */
+/** What a team rule hands `run`: the caller's membership, the team and the caller's permissions. */
 export interface TeamAccess {
   readonly membership: Membership;
+  /** The caller's organization permissions. */
   readonly organization: OrganizationPermissions;
   readonly team: TeamRecord;
+  /** The caller's permissions on the team, as `team.permissions` reports them. */
   readonly permissions: TeamPermissions;
 }
 
-const REFUSALS: Record<keyof TeamPermissions, string> = {
-  admin: "Managing a team needs the organization admin role or the team's owner role",
-  view: "Reading teams needs a non-guest membership of the organization",
+const ACTIONS: Record<PermissionFlag<TeamPermissions>, string> = {
+  admin: "Managing a team",
+  view: "Reading a team",
 };
 
 /** A team of the organization, answering 404 when there is none. */
@@ -26,7 +29,7 @@ export async function requireTeam(
   organizationId: string,
   teamId: string,
 ): Promise<TeamRecord> {
-  const team = await tx.get<TeamRecord>(tables.teams.name, teamId);
+  const team = await tx.get(teamsTable, teamId);
   if (!team || team.organization !== organizationId) throw notFound(`Team "${teamId}" not found`);
   return team;
 }
@@ -42,22 +45,26 @@ export async function permissionsOnTeam(
 }
 
 /**
- * Resolves a team for the caller: 404 for a non-member or an unknown team, 403 unless `flag` is
- * granted. `null` checks no flag, for actions open to any member (leaving a team).
+ * The team in `params.teamId` of the organization in `params.organizationId`: 404 for a
+ * non-member of the organization or an unknown team, 403 unless the caller holds `flag` of their
+ * team permissions. `null` checks no flag, for actions open to any member (leaving a team).
  */
-export async function requireTeamAccess(
-  tx: ReadTransaction,
-  context: Context,
-  organizationId: string,
-  teamId: string,
-  flag: keyof TeamPermissions | null,
-): Promise<TeamAccess> {
-  const membership = await requireMembership(tx, context, organizationId);
-  const team = await requireTeam(tx, organizationId, teamId);
-  const organization = await permissionsOf(tx, membership);
-  const permissions = await permissionsOnTeam(tx, membership, organization, team);
-  if (flag && !permissions[flag]) throw forbidden(REFUSALS[flag]);
-  return { membership, organization, team, permissions };
+export function onTeam(flag: PermissionFlag<TeamPermissions> | null): AccessRule<TeamAccess> {
+  return defineAccess({
+    summary:
+      flag === null
+        ? "membership of the organization in path.organizationId (team in path.teamId)"
+        : `the "${flag}" permission on the team in path.teamId`,
+    authenticated: true,
+    async resolve(tx, context, params) {
+      const membership = await requireMembership(tx, context, String(params.organizationId));
+      const team = await requireTeam(tx, membership.organization.id, String(params.teamId));
+      const organization = await permissionsOf(tx, membership);
+      const permissions = await permissionsOnTeam(tx, membership, organization, team);
+      if (flag !== null) requirePermission(permissions, flag, ACTIONS[flag]);
+      return { membership, organization, team, permissions };
+    },
+  });
 }
 
 /** The team as the caller sees it. */

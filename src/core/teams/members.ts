@@ -1,16 +1,17 @@
 import { z } from "zod";
 import { findMember, findUserByEmail, requireMember } from "../members/access.js";
 import { MemberPresenter, memberSchema } from "../members/schemas.js";
+import { requirePermission } from "../permissions/refuse.js";
 import { defineOperation, deleted, noContent } from "../registry.js";
-import { requireCaller } from "../shared/access.js";
 import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
 import { nextSequence } from "../shared/sequence.js";
-import type { Context } from "../shared/world.js";
+import type { World } from "../shared/world.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
-import { tables, type MemberRecord, type TeamMemberRecord, type TeamRecord } from "../tables.js";
-import { requireTeamAccess } from "./access.js";
+import type { MemberRecord } from "../members/tables.js";
+import { type TeamMemberRecord, type TeamRecord, teamMembersTable } from "./tables.js";
+import { onTeam } from "./access.js";
 import { teamMemberKey, teamMemberSchema, teamRole, type TeamRole } from "./schemas.js";
 
 const tag = "teams";
@@ -32,13 +33,13 @@ async function resolveMember(
 /** Adds the member to the team, or changes their role when `role` is given and they are in it. */
 export async function putTeamMember(
   tx: WriteTransaction,
-  context: Context,
+  world: World,
   team: TeamRecord,
   user: string,
   role: TeamRole | undefined,
 ): Promise<void> {
   const key = teamMemberKey(team.id, user);
-  const existing = await tx.get<TeamMemberRecord>(tables.teamMembers.name, key);
+  const existing = await tx.get(teamMembersTable, key);
   if (existing && (role === undefined || existing.role === role)) return;
   const record: TeamMemberRecord = existing
     ? { ...existing, role: role ?? existing.role }
@@ -49,9 +50,9 @@ export async function putTeamMember(
         user,
         seq: await nextSequence(tx),
         role: role ?? "member",
-        addedAt: context.clock().toISOString(),
+        addedAt: world.clock().toISOString(),
       };
-  await tx.put(tables.teamMembers.name, record);
+  await tx.put(teamMembersTable, record);
 }
 
 export const updateMembersInOrganizationTeam = defineOperation({
@@ -64,44 +65,42 @@ export const updateMembersInOrganizationTeam = defineOperation({
     "email and must be organization members; `memberships` sets roles (adding those not yet in the " +
     "team); a user both added and removed is removed.",
   params: teamParams,
+  access: onTeam("admin"),
   body: z.object({
     add: z.array(userReference).max(1000).optional(),
     remove: z.array(userReference).max(1000).optional(),
     memberships: z.record(z.string().min(1), teamMemberSchema).optional(),
   }),
   emptyStatuses: [204],
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const { team } = await requireTeamAccess(tx, context, params.organizationId, params.teamId, "admin");
-      // Resolve and validate everything before the first write, so bad input changes nothing.
-      const additions = new Map<string, TeamRole | undefined>();
-      for (const [index, reference] of (body.add ?? []).entries()) {
-        const member = await resolveMember(tx, team.organization, reference);
-        if (!member)
-          throw badRequest(`body.add.${index}: "${reference}" is not a member of this organization`);
-        additions.set(member.user, additions.get(member.user));
+  async run(scope, { body }) {
+    const { tx, team } = scope;
+    // Resolve and validate everything before the first write, so bad input changes nothing.
+    const additions = new Map<string, TeamRole | undefined>();
+    for (const [index, reference] of (body.add ?? []).entries()) {
+      const member = await resolveMember(tx, team.organization, reference);
+      if (!member) throw badRequest(`body.add.${index}: "${reference}" is not a member of this organization`);
+      additions.set(member.user, additions.get(member.user));
+    }
+    for (const [reference, { role }] of Object.entries(body.memberships ?? {})) {
+      const member = await resolveMember(tx, team.organization, reference);
+      if (!member) {
+        throw badRequest(
+          `body.memberships.${reference}: "${reference}" is not a member of this organization`,
+        );
       }
-      for (const [reference, { role }] of Object.entries(body.memberships ?? {})) {
-        const member = await resolveMember(tx, team.organization, reference);
-        if (!member) {
-          throw badRequest(
-            `body.memberships.${reference}: "${reference}" is not a member of this organization`,
-          );
-        }
-        additions.set(member.user, role);
-      }
-      const removals = new Set<string>();
-      for (const reference of body.remove ?? []) {
-        const member = await resolveMember(tx, team.organization, reference);
-        // Removing someone who is not there is already done.
-        if (member) removals.add(member.user);
-      }
-      for (const [user, role] of additions) {
-        if (!removals.has(user)) await putTeamMember(tx, context, team, user, role);
-      }
-      for (const user of removals) await tx.delete(tables.teamMembers.name, teamMemberKey(team.id, user));
-      return noContent();
-    });
+      additions.set(member.user, role);
+    }
+    const removals = new Set<string>();
+    for (const reference of body.remove ?? []) {
+      const member = await resolveMember(tx, team.organization, reference);
+      // Removing someone who is not there is already done.
+      if (member) removals.add(member.user);
+    }
+    for (const [user, role] of additions) {
+      if (!removals.has(user)) await putTeamMember(tx, scope, team, user, role);
+    }
+    for (const user of removals) await tx.delete(teamMembersTable, teamMemberKey(team.id, user));
+    return noContent();
   },
 });
 
@@ -118,24 +117,23 @@ export const listTeamMembersInOrganizationById = defineOperation({
   tag,
   summary: "List the members of a team with their team roles, in the order they were added",
   params: teamParams,
+  access: onTeam("view"),
   query: z.object({ ...pageQuery }),
   response: listOf(teamMembershipSchema),
-  async run(context, { params, query }) {
-    return context.storage.read(async (tx) => {
-      const access = await requireTeamAccess(tx, context, params.organizationId, params.teamId, "view");
-      const presenter = new MemberPresenter(tx, context, access.membership);
-      return paginate<TeamMemberRecord, z.input<typeof teamMembershipSchema>>(tx, query, {
-        table: tables.teamMembers,
-        index: "byTeam",
-        where: [access.team.id],
-        map: async (teamMember) => ({
-          organization: await presenter.present(
-            await requireMember(tx, teamMember.organization, teamMember.user),
-          ),
-          team: { role: teamMember.role },
-          permissions: { view: access.permissions.view },
-        }),
-      });
+  async run(scope, { query }) {
+    const { tx, team, permissions } = scope;
+    const presenter = new MemberPresenter(tx, scope, scope.membership);
+    return paginate<TeamMemberRecord, z.input<typeof teamMembershipSchema>>(tx, query, {
+      table: teamMembersTable,
+      index: "byTeam",
+      where: [team.id],
+      map: async (teamMember) => ({
+        organization: await presenter.present(
+          await requireMember(tx, teamMember.organization, teamMember.user),
+        ),
+        team: { role: teamMember.role },
+        permissions: { view: permissions.view },
+      }),
     });
   },
 });
@@ -149,15 +147,14 @@ export const addMemberToOrganizationTeamById = defineOperation({
     "Add an organization member to a team, or change their team role (admins and the team's " +
     "owners). A new member gets the `member` role unless `role` says otherwise.",
   params: teamMemberParams,
+  access: onTeam("admin"),
   body: z.object({ role: teamRole.optional() }).optional(),
   emptyStatuses: [204],
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const { team } = await requireTeamAccess(tx, context, params.organizationId, params.teamId, "admin");
-      const member = await requireMember(tx, team.organization, params.userId);
-      await putTeamMember(tx, context, team, member.user, body?.role);
-      return noContent();
-    });
+  async run(scope, { params, body }) {
+    const { tx, team } = scope;
+    const member = await requireMember(tx, team.organization, params.userId);
+    await putTeamMember(tx, scope, team, member.user, body?.role);
+    return noContent();
   },
 });
 
@@ -168,20 +165,14 @@ export const deleteMemberFromOrganizationTeamById = defineOperation({
   tag,
   summary: "Remove a member from a team (admins and the team's owners), or leave a team (anyone in it)",
   params: teamMemberParams,
+  // Anyone in the organization may leave a team; removing someone else needs "admin", checked below.
+  access: onTeam(null),
   emptyStatuses: [204, 205],
-  async run(context, { params }) {
-    const caller = requireCaller(context);
-    const self = params.userId === caller.userId;
-    return context.storage.write(async (tx) => {
-      const { team } = await requireTeamAccess(
-        tx,
-        context,
-        params.organizationId,
-        params.teamId,
-        self ? null : "admin",
-      );
-      return deleted(await tx.delete(tables.teamMembers.name, teamMemberKey(team.id, params.userId)));
-    });
+  async run({ tx, membership, team, permissions }, { params }) {
+    if (params.userId !== membership.member.user) {
+      requirePermission(permissions, "admin", "Removing a member from a team");
+    }
+    return deleted(await tx.delete(teamMembersTable, teamMemberKey(team.id, params.userId)));
   },
 });
 

@@ -1,25 +1,18 @@
 import { z } from "zod";
-import { findMember, permissionsOf, requireOrganizationPermission } from "../members/access.js";
+import { findMember } from "../members/access.js";
 import { organizationPermissions } from "../organizations/schemas.js";
+import { inOrganization } from "../permissions/organization.js";
 import { defineOperation, deleted, Reply } from "../registry.js";
 import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
 import { nextSequence } from "../shared/sequence.js";
-import type { Context } from "../shared/world.js";
+import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
-import { tables, type TeamMemberRecord, type TeamRecord } from "../tables.js";
-import { presentTeam, requireTeamAccess } from "./access.js";
+import { type TeamRecord, teamMembersTable, teamsTable } from "./tables.js";
+import { onTeam, presentTeam } from "./access.js";
 import { putTeamMember, teamMemberOperations } from "./members.js";
-import {
-  teamMemberKey,
-  teamPermissions,
-  teamRoleOf,
-  teamSchema,
-  teamTitle,
-  toTeam,
-  type Team,
-} from "./schemas.js";
+import { teamPermissions, teamRoleOf, teamSchema, teamTitle, toTeam, type Team } from "./schemas.js";
 
 const tag = "teams";
 const organizationParams = z.object({ organizationId: pathParam() });
@@ -34,46 +27,45 @@ export const listTeamsInOrganizationById = defineOperation({
     "List the teams of an organization, oldest first (non-guest members). `owner` keeps the teams " +
     "that member can manage (all of them for an organization admin); `title` filters by substring.",
   params: organizationParams,
+  access: inOrganization("listTeams"),
   query: z.object({
     ...pageQuery,
     owner: z.string().min(1).optional(),
     title: z.string().max(512).optional(),
   }),
   response: listOf(teamSchema),
-  async run(context, { params, query }) {
-    return context.storage.read(async (tx) => {
-      const membership = await requireOrganizationPermission(tx, context, params.organizationId, "listTeams");
-      const organization = await permissionsOf(tx, membership);
-      const checks: ((team: TeamRecord) => boolean | Promise<boolean>)[] = [];
-      const title = query.title?.trim().toLowerCase();
-      if (title) checks.push((team) => team.title.toLowerCase().includes(title));
-      if (query.owner !== undefined) {
-        const owner = await findMember(tx, params.organizationId, query.owner);
-        if (!owner) throw badRequest(`query.owner: "${query.owner}" is not a member of this organization`);
-        // The same rule as Team.permissions.admin, evaluated for that member instead of the caller.
-        const ownerPermissions = organizationPermissions(
-          { ...membership, member: owner, role: owner.disabled ? null : owner.role },
-          false,
-        );
-        const user = owner.user;
-        checks.push(
-          async (team) => teamPermissions(ownerPermissions, await teamRoleOf(tx, team.id, user)).admin,
-        );
-      }
-      return paginate<TeamRecord, Team>(tx, query, {
-        table: tables.teams,
-        index: "byOrganization",
-        where: [params.organizationId],
-        ...(checks.length > 0
-          ? {
-              filter: async (team: TeamRecord) => {
-                for (const check of checks) if (!(await check(team))) return false;
-                return true;
-              },
-            }
-          : {}),
-        map: (team) => presentTeam(tx, membership, organization, team),
-      });
+  async run(scope, { query }) {
+    const { tx, membership, permissions } = scope;
+    const organizationId = membership.organization.id;
+    const checks: ((team: TeamRecord) => boolean | Promise<boolean>)[] = [];
+    const title = query.title?.trim().toLowerCase();
+    if (title) checks.push((team) => team.title.toLowerCase().includes(title));
+    if (query.owner !== undefined) {
+      const owner = await findMember(tx, organizationId, query.owner);
+      if (!owner) throw badRequest(`query.owner: "${query.owner}" is not a member of this organization`);
+      // The same rule as Team.permissions.admin, evaluated for that member instead of the caller.
+      const ownerPermissions = organizationPermissions(
+        { ...membership, member: owner, role: owner.disabled ? null : owner.role },
+        false,
+      );
+      const user = owner.user;
+      checks.push(
+        async (team) => teamPermissions(ownerPermissions, await teamRoleOf(tx, team.id, user)).admin,
+      );
+    }
+    return paginate<TeamRecord, Team>(tx, query, {
+      table: teamsTable,
+      index: "byOrganization",
+      where: [organizationId],
+      ...(checks.length > 0
+        ? {
+            filter: async (team: TeamRecord) => {
+              for (const check of checks) if (!(await check(team))) return false;
+              return true;
+            },
+          }
+        : {}),
+      map: (team) => presentTeam(tx, membership, permissions, team),
     });
   },
 });
@@ -85,37 +77,37 @@ export const createOrganizationTeam = defineOperation({
   tag,
   summary: "Create a team (admins), optionally with members (user ids of organization members)",
   params: organizationParams,
+  access: inOrganization("admin"),
   body: z.object({ title: teamTitle, members: z.array(z.string().min(1)).max(1000).optional() }),
   response: teamSchema,
   status: 201,
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const membership = await requireOrganizationPermission(tx, context, params.organizationId, "admin");
-      const members = [...new Set(body.members ?? [])];
-      for (const [index, user] of (body.members ?? []).entries()) {
-        if (!(await findMember(tx, params.organizationId, user))) {
-          throw badRequest(`body.members.${index}: "${user}" is not a member of this organization`);
-        }
+  async run(scope, { body }) {
+    const { tx, membership, permissions } = scope;
+    const organizationId = membership.organization.id;
+    const members = [...new Set(body.members ?? [])];
+    for (const [index, user] of (body.members ?? []).entries()) {
+      if (!(await findMember(tx, organizationId, user))) {
+        throw badRequest(`body.members.${index}: "${user}" is not a member of this organization`);
       }
-      const now = context.clock().toISOString();
-      const team: TeamRecord = {
-        id: context.ids(),
-        organization: params.organizationId,
-        seq: await nextSequence(tx),
-        title: body.title,
-        createdAt: now,
-      };
-      await tx.put(tables.teams.name, team);
-      for (const user of members) await putTeamMember(tx, context, team, user, "member");
-      const created = await presentTeam(tx, membership, await permissionsOf(tx, membership), team);
-      return new Reply(201, created, { location: teamLocation(context, team) });
-    });
+    }
+    const now = scope.clock().toISOString();
+    const team: TeamRecord = {
+      id: scope.ids(),
+      organization: organizationId,
+      seq: await nextSequence(tx),
+      title: body.title,
+      createdAt: now,
+    };
+    await tx.put(teamsTable, team);
+    for (const user of members) await putTeamMember(tx, scope, team, user, "member");
+    const created = await presentTeam(tx, membership, permissions, team);
+    return new Reply(201, created, { location: teamLocation(scope, team) });
   },
 });
 
 /** Teams have no `urls` in the reference; the Location header of a creation points here. */
-const teamLocation = (context: Context, team: TeamRecord) =>
-  `${context.baseUrl}/v1/orgs/${team.organization}/teams/${team.id}`;
+const teamLocation = (world: World, team: TeamRecord) =>
+  `${world.baseUrl}/v1/orgs/${team.organization}/teams/${team.id}`;
 
 export const getTeamInOrganizationById = defineOperation({
   id: "getTeamInOrganizationById",
@@ -124,12 +116,10 @@ export const getTeamInOrganizationById = defineOperation({
   tag,
   summary: "Get a team (non-guest members)",
   params: teamParams,
+  access: onTeam("view"),
   response: teamSchema,
-  async run(context, { params }) {
-    return context.storage.read(async (tx) => {
-      const access = await requireTeamAccess(tx, context, params.organizationId, params.teamId, "view");
-      return toTeam(tx, access.team, access.permissions);
-    });
+  async run({ tx, team, permissions }) {
+    return toTeam(tx, team, permissions);
   },
 });
 
@@ -140,15 +130,13 @@ export const updateTeamInOrganizationById = defineOperation({
   tag,
   summary: "Rename a team (admins and the team's owners)",
   params: teamParams,
+  access: onTeam("admin"),
   body: z.object({ title: teamTitle }),
   response: teamSchema,
-  async run(context, { params, body }) {
-    return context.storage.write(async (tx) => {
-      const access = await requireTeamAccess(tx, context, params.organizationId, params.teamId, "admin");
-      const team: TeamRecord = { ...access.team, title: body.title };
-      await tx.put(tables.teams.name, team);
-      return toTeam(tx, team, access.permissions);
-    });
+  async run({ tx, team, permissions }, { body }) {
+    const renamed: TeamRecord = { ...team, title: body.title };
+    await tx.put(teamsTable, renamed);
+    return toTeam(tx, renamed, permissions);
   },
 });
 
@@ -159,25 +147,24 @@ export const removeTeamFromOrganizationById = defineOperation({
   tag,
   summary: "Delete a team and its memberships (admins)",
   params: teamParams,
+  // Not `onTeam`: deleting a team that does not exist answers 204, not 404.
+  access: inOrganization("admin"),
   emptyStatuses: [204, 205],
-  async run(context, { params }) {
-    return context.storage.write(async (tx) => {
-      await requireOrganizationPermission(tx, context, params.organizationId, "admin");
-      const team = await tx.get<TeamRecord>(tables.teams.name, params.teamId);
-      if (!team || team.organization !== params.organizationId) return deleted(false);
-      await removeTeamMemberships(tx, team);
-      await tx.delete(tables.teams.name, team.id);
-      return deleted(true);
-    });
+  async run({ tx, membership }, { params }) {
+    const team = await tx.get(teamsTable, params.teamId);
+    if (!team || team.organization !== membership.organization.id) return deleted(false);
+    await removeTeamMemberships(tx, team);
+    await tx.delete(teamsTable, team.id);
+    return deleted(true);
   },
 });
 
 async function removeTeamMemberships(tx: WriteTransaction, team: TeamRecord): Promise<void> {
-  const memberships = await tx.list<TeamMemberRecord>(tables.teamMembers.name, {
+  const memberships = await tx.list(teamMembersTable, {
     index: "byTeam",
     where: [team.id],
   });
-  for (const membership of memberships) await tx.delete(tables.teamMembers.name, membership.key);
+  for (const membership of memberships) await tx.delete(teamMembersTable, membership.key);
 }
 
 export const teamOperations = {

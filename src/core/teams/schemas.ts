@@ -2,13 +2,13 @@ import { z } from "zod";
 import type { OrganizationPermissions } from "../organizations/schemas.js";
 import { timestamp } from "../shared/schema.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { tables, type TeamMemberRecord, type TeamRecord } from "../tables.js";
+import { type TeamRecord, teamMemberRole, teamMembersTable } from "./tables.js";
 
 /** SPEC.md, Limits: team title 1 to 64. */
 export const teamTitle = z.string().trim().min(1).max(64);
-export const TEAM_ROLES = ["owner", "member"] as const;
-export type TeamRole = (typeof TEAM_ROLES)[number];
-export const teamRole = z.enum(TEAM_ROLES);
+/** A role in a team, as stored (declared once, in tables.ts). */
+export const teamRole = teamMemberRole;
+export type TeamRole = z.infer<typeof teamMemberRole>;
 
 export const teamPermissionsSchema = z.object({ admin: z.boolean(), view: z.boolean() });
 export type TeamPermissions = z.infer<typeof teamPermissionsSchema>;
@@ -53,7 +53,7 @@ export async function teamRoleOf(
   team: string,
   user: string,
 ): Promise<TeamRole | undefined> {
-  const record = await tx.get<TeamMemberRecord>(tables.teamMembers.name, teamMemberKey(team, user));
+  const record = await tx.get(teamMembersTable, teamMemberKey(team, user));
   return record?.role;
 }
 
@@ -66,7 +66,7 @@ export async function toTeam(
     object: "team",
     id: record.id,
     title: record.title,
-    members: await tx.count(tables.teamMembers.name, { index: "byTeam", where: [record.id] }),
+    members: await tx.count(teamMembersTable, { index: "byTeam", where: [record.id] }),
     // Teams hold no content permissions until the collection and space permission operations
     // exist, so a team gives access to no space yet.
     spaces: 0,

@@ -1,4 +1,4 @@
-import { tables, type UserRecord } from "../tables.js";
+import { usersTable } from "./tables.js";
 import type { World } from "../shared/world.js";
 import { newToken, storeToken } from "./tokens.js";
 
@@ -16,7 +16,7 @@ export interface BootstrapResult {
  */
 export async function bootstrapOperator(world: World, token?: string): Promise<BootstrapResult> {
   return world.storage.write(async (tx) => {
-    let [operator] = await tx.list<UserRecord>(tables.users.name, {
+    let [operator] = await tx.list(usersTable, {
       index: "byKind",
       where: ["operator"],
       limit: 1,
@@ -31,7 +31,7 @@ export async function bootstrapOperator(world: World, token?: string): Promise<B
         kind: "operator",
         createdAt: world.clock().toISOString(),
       };
-      await tx.put(tables.users.name, operator);
+      await tx.put(usersTable, operator);
       created = true;
     }
     if (token) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { UserRecord } from "../tables.js";
+import type { UserRecord } from "./tables.js";
 import type { World } from "../shared/world.js";
 
 export const userSchema = z.object({

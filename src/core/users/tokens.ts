@@ -1,5 +1,5 @@
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
-import { tables, type TokenRecord, type UserRecord } from "../tables.js";
+import { type TokenRecord, tokensTable, usersTable } from "./tables.js";
 import type { Caller, World } from "../shared/world.js";
 import { randomId } from "../shared/world.js";
 
@@ -22,18 +22,18 @@ export async function hashToken(token: string): Promise<string> {
 /** Stores a token for a user; idempotent for the same token. */
 export async function storeToken(tx: WriteTransaction, world: World, user: string, token: string) {
   const hash = await hashToken(token);
-  const existing = await tx.get<TokenRecord>(tables.tokens.name, hash);
+  const existing = await tx.get(tokensTable, hash);
   if (existing) return existing;
   const record: TokenRecord = { hash, id: world.ids(), user, createdAt: world.clock().toISOString() };
-  await tx.put(tables.tokens.name, record);
+  await tx.put(tokensTable, record);
   return record;
 }
 
 /** The caller a bearer token stands for, or null when the token is unknown. */
 export async function callerForToken(tx: ReadTransaction, token: string): Promise<Caller | null> {
-  const record = await tx.get<TokenRecord>(tables.tokens.name, await hashToken(token));
+  const record = await tx.get(tokensTable, await hashToken(token));
   if (!record) return null;
-  const user = await tx.get<UserRecord>(tables.users.name, record.user);
+  const user = await tx.get(usersTable, record.user);
   if (!user) return null;
   return { userId: user.id, operator: user.kind === "operator" };
 }

@@ -1,7 +1,6 @@
 import type { Blockquote, Code, Heading, Html, Paragraph } from "mdast";
-import type { Decoration, Frame } from "./cursor.js";
+import type { Decoration, Frame, Layout } from "./cursor.js";
 import { inlineFragments } from "./inline.js";
-import type { Layout } from "./layout.js";
 import { BODY, CODE, COLORS, GAP, QUOTE, headingStyle } from "./theme.js";
 import { toWinAnsi } from "./win-ansi.js";
 import { wrapMonospace } from "./wrap.js";

@@ -1,3 +1,4 @@
+import type { RootContent } from "mdast";
 import type { Color, PDFDocument, PDFPage } from "pdf-lib";
 import { COLORS, PAGE, type Fonts } from "./theme.js";
 import { wrapFragments, type Fragment, type TextStyle } from "./wrap.js";
@@ -8,6 +9,17 @@ export interface Frame {
   width: number;
   /** How many lists enclose the block: picks the bullet of a nested list. */
   listDepth?: number;
+}
+
+/**
+ * What every block function receives: the cursor to draw with, and `blocks` to lay out nested
+ * content (list items, quotes) without the block modules importing one another. It is declared
+ * here rather than in layout.ts, which imports every block module, so that no block module has to
+ * import layout.ts back.
+ */
+export interface Layout {
+  cursor: LayoutCursor;
+  blocks(nodes: readonly RootContent[], frame: Frame, gap?: number): void;
 }
 
 /** A strip reserved on a page, from `top` down `height` points (PDF y grows upwards). */

@@ -9,20 +9,11 @@ import {
   textBlock,
   thematicBreak,
 } from "./blocks.js";
-import type { Frame, LayoutCursor } from "./cursor.js";
+import type { Frame, Layout, LayoutCursor } from "./cursor.js";
 import { plainText } from "./inline.js";
 import { footnoteDefinition, list } from "./lists.js";
 import { table } from "./table.js";
 import { GAP } from "./theme.js";
-
-/**
- * What every block function receives: the cursor to draw with, and `blocks` to lay out nested
- * content (list items, quotes) without the block modules importing one another.
- */
-export interface Layout {
-  cursor: LayoutCursor;
-  blocks(nodes: readonly RootContent[], frame: Frame, gap?: number): void;
-}
 
 export function createLayout(cursor: LayoutCursor): Layout {
   const layout: Layout = {

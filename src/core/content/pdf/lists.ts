@@ -1,6 +1,5 @@
 import type { FootnoteDefinition, List, ListItem, RootContent } from "mdast";
-import type { Frame } from "./cursor.js";
-import type { Layout } from "./layout.js";
+import type { Frame, Layout } from "./cursor.js";
 import { BODY, GAP, LIST } from "./theme.js";
 import { toWinAnsi } from "./win-ansi.js";
 

@@ -1,7 +1,6 @@
 import type { Table } from "mdast";
-import type { Frame } from "./cursor.js";
+import type { Frame, Layout } from "./cursor.js";
 import { inlineFragments } from "./inline.js";
-import type { Layout } from "./layout.js";
 import { BODY, TABLE } from "./theme.js";
 import { wrapFragments, type TextStyle } from "./wrap.js";
 

@@ -1,14 +1,11 @@
 import type { ReadTransaction } from "../storage/port.js";
-import {
-  tables,
-  type CollectionRecord,
-  type MemberRecord,
-  type OrganizationRecord,
-  type SpaceRecord,
-} from "../tables.js";
-import { forbidden, notFound, unauthorized } from "./errors.js";
-import { atLeast, strongest, type DefaultLevel, type Role } from "./roles.js";
-import type { Caller, Context } from "./world.js";
+import { type CollectionRecord, collectionsTable } from "../collections/tables.js";
+import { type MemberRecord, membersTable } from "../members/tables.js";
+import { type OrganizationRecord, organizationsTable } from "../organizations/tables.js";
+import type { SpaceRecord } from "../spaces/tables.js";
+import { notFound, unauthorized } from "../shared/errors.js";
+import { strongest, type DefaultLevel, type Role } from "../shared/roles.js";
+import type { Caller, Context } from "../shared/world.js";
 
 /**
  * Who may do what (DESIGN.md, "Permissions").
@@ -43,9 +40,9 @@ export async function findMembership(
   organizationId: string,
 ): Promise<Membership | undefined> {
   const caller = requireCaller(context);
-  const member = await tx.get<MemberRecord>(tables.members.name, memberKey(organizationId, caller.userId));
+  const member = await tx.get(membersTable, memberKey(organizationId, caller.userId));
   if (!member || member.disabled) return undefined;
-  const organization = await tx.get<OrganizationRecord>(tables.organizations.name, organizationId);
+  const organization = await tx.get(organizationsTable, organizationId);
   if (!organization) return undefined;
   return { organization, member, role: member.role };
 }
@@ -55,13 +52,9 @@ export async function requireMembership(
   tx: ReadTransaction,
   context: Context,
   organizationId: string,
-  minimum?: Role,
 ): Promise<Membership> {
   const membership = await findMembership(tx, context, organizationId);
   if (!membership) throw notFound(`Organization "${organizationId}" not found`);
-  if (minimum && !atLeast(membership.role, minimum)) {
-    throw forbidden(`This needs the "${minimum}" role in the organization`);
-  }
   return membership;
 }
 
@@ -77,7 +70,7 @@ export async function effectiveDefaultLevel(
   const visited = new Set<string>();
   while (current === "inherit" && next && !visited.has(next)) {
     visited.add(next);
-    const collection = await tx.get<CollectionRecord>(tables.collections.name, next);
+    const collection = await tx.get(collectionsTable, next);
     if (!collection) break;
     current = collection.defaultLevel;
     next = collection.parent;
@@ -94,9 +87,4 @@ export async function contentRole(
   if (membership.role === "admin") return "admin";
   if (membership.role === null) return null;
   return strongest(membership.role, await effectiveDefaultLevel(tx, content.defaultLevel, content.parent));
-}
-
-/** Fails with 403 unless `role` reaches `minimum`; `what` names the action for the message. */
-export function requireRole(role: Role | null, minimum: Role, what: string): void {
-  if (!atLeast(role, minimum)) throw forbidden(`${what} needs the "${minimum}" role`);
 }

@@ -1,0 +1,76 @@
+import type { Membership } from "../permissions/membership.js";
+import { requirePermission, type PermissionFlag } from "../permissions/refuse.js";
+import { defineAccess, type AccessRule } from "../permissions/rule.js";
+import { notFound } from "../shared/errors.js";
+import type { Role } from "../shared/roles.js";
+import { collectionPermissions, findCollection } from "./permissions.js";
+import type { CollectionPermissions } from "./schemas.js";
+import type { CollectionRecord } from "./tables.js";
+
+/** What a collection rule hands `run`. */
+export interface CollectionScope {
+  readonly collection: CollectionRecord;
+  readonly membership: Membership;
+  /** The caller's role on the collection. */
+  readonly role: Role | null;
+  /** The caller's permissions on the collection, as `collection.permissions` reports them. */
+  readonly permissions: CollectionPermissions;
+}
+
+const ACTIONS: Partial<Record<PermissionFlag<CollectionPermissions>, string>> = {
+  admin: "Managing the collection",
+  create: "Creating content in the collection",
+};
+
+/**
+ * The collection in `params[param]`, which the caller can view (404 otherwise, as for a collection
+ * that does not exist), holding `flag` of its permissions (403 otherwise).
+ *
+ * @example
+ * ```ts
+ * access: onCollection("admin"), // run({ tx, collection, membership, role, permissions })
+ * ```
+ */
+export function onCollection(
+  flag: PermissionFlag<CollectionPermissions>,
+  param = "collectionId",
+): AccessRule<CollectionScope> {
+  return defineAccess({
+    summary: `the "${flag}" permission on the collection in path.${param}`,
+    authenticated: true,
+    async resolve(tx, context, params) {
+      const id = String(params[param]);
+      const found = await findCollection(tx, context, id);
+      if (!found) throw notFound(`Collection "${id}" not found`);
+      return refuseWithout(flag, found);
+    },
+  });
+}
+
+/**
+ * Like {@link onCollection}, for deletes that answer 204 when nothing exists: a collection that
+ * does not exist hands `run` `{ collection: undefined }` instead of a 404. A collection that exists
+ * but is hidden from the caller still answers 404.
+ */
+export function onCollectionIfPresent(
+  flag: PermissionFlag<CollectionPermissions>,
+  param = "collectionId",
+): AccessRule<CollectionScope | { readonly collection: undefined }> {
+  return defineAccess({
+    summary: `the "${flag}" permission on the collection in path.${param}`,
+    authenticated: true,
+    async resolve(tx, context, params) {
+      const found = await findCollection(tx, context, String(params[param]));
+      return found ? refuseWithout(flag, found) : { collection: undefined };
+    },
+  });
+}
+
+function refuseWithout(
+  flag: PermissionFlag<CollectionPermissions>,
+  found: Omit<CollectionScope, "permissions">,
+): CollectionScope {
+  const permissions = collectionPermissions(found.role);
+  requirePermission(permissions, flag, ACTIONS[flag] ?? "This");
+  return { ...found, permissions };
+}

@@ -1,0 +1,10 @@
+import { defineModule } from "../module.js";
+import { collectionOperations } from "./operations.js";
+import { collectionsTable } from "./tables.js";
+
+/** Collections: nested folders of spaces. */
+export const collectionsModule = defineModule({
+  name: "collections",
+  tables: [collectionsTable],
+  operations: collectionOperations,
+});

@@ -1,0 +1,98 @@
+import type { JobHandler } from "./jobs/schedule.js";
+import type { MemberRecord } from "./members/tables.js";
+import type { AnyOperation } from "./registry.js";
+import type { SpaceRecord } from "./spaces/tables.js";
+import type { Lifecycle, World } from "./shared/world.js";
+import type { Table, WriteTransaction } from "./storage/port.js";
+
+/**
+ * A resource folder's one export (STYLE.md, rule 8): its tables, operations, job handlers and
+ * lifecycle hooks. The registry, the storage schema, the job handler map and the cascades are
+ * loops over the list of modules in `src/core/modules.ts`, so adding a resource touches its own
+ * folder and that list. See docs/architecture.md, "Adding a resource".
+ */
+export interface ResourceModule<
+  Ops extends Readonly<Record<string, AnyOperation>> = Readonly<Record<string, AnyOperation>>,
+> {
+  /** The folder's name, for messages and for the registry test. */
+  readonly name: string;
+  /** The tables the module owns; their names are unique across modules. */
+  readonly tables: readonly Table<object>[];
+  /** Its operations, keyed by their literal ids. */
+  readonly operations: Ops;
+  /** Handlers of the job types it schedules, keyed by type; types are unique across modules. */
+  readonly jobs?: Readonly<Record<string, JobHandler>>;
+  /** What it does when another resource's lifecycle event happens. */
+  readonly hooks?: LifecycleHooks;
+}
+
+/** A module's share of the {@link Lifecycle} events, each run inside the causing transaction. */
+export interface LifecycleHooks {
+  /** Removes what belongs to this space alone before the space itself goes. */
+  readonly purgeSpace?: (tx: WriteTransaction, world: World, space: SpaceRecord) => Promise<void>;
+  /** Drops what the member had in the organization (team memberships...). */
+  readonly memberRemoved?: (tx: WriteTransaction, world: World, member: MemberRecord) => Promise<void>;
+}
+
+/** Declares a module; the identity function, there for type inference of its operation ids. */
+export function defineModule<const Ops extends Readonly<Record<string, AnyOperation>>>(
+  module: ResourceModule<Ops>,
+): ResourceModule<Ops> {
+  return module;
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (
+  value: infer I,
+) => void
+  ? I
+  : never;
+
+/** The operations of a list of modules, merged, with their literal ids. */
+export type OperationsOf<Ms extends readonly ResourceModule[]> = UnionToIntersection<
+  Ms[number]["operations"]
+>;
+
+/**
+ * Everything derived from a list of modules: the registry, the tables, the job map and the
+ * lifecycle. Fails on a duplicate operation id, table name or job type, so two modules cannot
+ * silently shadow each other.
+ */
+export function assemble<const Ms extends readonly ResourceModule[]>(modules: Ms) {
+  const operations: Record<string, AnyOperation> = {};
+  const tables: Table<object>[] = [];
+  const jobs: Record<string, JobHandler> = {};
+  const seen = { table: new Set<string>() };
+  for (const module of modules) {
+    for (const [id, operation] of Object.entries(module.operations)) {
+      if (id in operations) throw new Error(`Operation "${id}" is declared twice (module ${module.name})`);
+      if (id !== operation.id) throw new Error(`Operation "${operation.id}" is listed as "${id}"`);
+      operations[id] = operation;
+    }
+    for (const table of module.tables) {
+      if (seen.table.has(table.name))
+        throw new Error(`Table "${table.name}" is declared twice (module ${module.name})`);
+      seen.table.add(table.name);
+      tables.push(table);
+    }
+    for (const [type, handler] of Object.entries(module.jobs ?? {})) {
+      if (type in jobs) throw new Error(`Job type "${type}" is declared twice (module ${module.name})`);
+      jobs[type] = handler;
+    }
+  }
+  const hooks = modules.flatMap((module) => (module.hooks ? [module.hooks] : []));
+  const lifecycle = (world: () => World): Lifecycle => ({
+    async purgeSpace(tx, space) {
+      for (const hook of hooks) await hook.purgeSpace?.(tx, world(), space);
+    },
+    async memberRemoved(tx, member) {
+      for (const hook of hooks) await hook.memberRemoved?.(tx, world(), member);
+    },
+  });
+  return {
+    modules,
+    operations: operations as OperationsOf<Ms>,
+    schema: { tables },
+    jobs,
+    lifecycle,
+  };
+}

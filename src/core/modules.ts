@@ -1,0 +1,40 @@
+import { changeRequestsModule } from "./change-requests/module.js";
+import { collectionsModule } from "./collections/module.js";
+import { commentsModule } from "./comments/module.js";
+import { contentModule } from "./content/module.js";
+import { exportsModule } from "./exports/module.js";
+import { invitesModule } from "./invites/module.js";
+import { jobsTable } from "./jobs/tables.js";
+import { linksModule } from "./links/module.js";
+import { membersModule } from "./members/module.js";
+import { defineModule } from "./module.js";
+import { organizationsModule } from "./organizations/module.js";
+import { searchModule } from "./search/module.js";
+import { sequencesTable } from "./shared/sequence.js";
+import { spacesModule } from "./spaces/module.js";
+import { teamsModule } from "./teams/module.js";
+import { usersModule } from "./users/module.js";
+
+/** What every resource builds on: insertion sequences and the job queue. */
+const systemModule = defineModule({ name: "system", tables: [sequencesTable, jobsTable], operations: {} });
+
+/**
+ * Every resource module of the API, in registration order. Adding a resource is adding its folder
+ * and one line here (docs/architecture.md, "Adding a resource").
+ */
+export const MODULES = [
+  systemModule,
+  usersModule,
+  organizationsModule,
+  membersModule,
+  invitesModule,
+  teamsModule,
+  collectionsModule,
+  spacesModule,
+  contentModule,
+  exportsModule,
+  linksModule,
+  searchModule,
+  changeRequestsModule,
+  commentsModule,
+] as const;

@@ -1,0 +1,13 @@
+export { defineAccess, type AccessRule } from "./rule.js";
+export { anyCaller, noToken, operatorOnly } from "./rules.js";
+export { requirePermission, type PermissionFlag } from "./refuse.js";
+export {
+  contentRole,
+  effectiveDefaultLevel,
+  findMembership,
+  memberKey,
+  requireCaller,
+  requireMembership,
+  type Membership,
+} from "./membership.js";
+export { inOrganization, ownsTeam, permissionsOf, type OrganizationAccess } from "./organization.js";

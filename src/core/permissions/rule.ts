@@ -1,0 +1,29 @@
+import type { Context } from "../shared/world.js";
+import type { ReadTransaction } from "../storage/port.js";
+
+/**
+ * What an operation needs before it runs, declared with the operation (STYLE.md, rule 8): "no
+ * token", "the caller", "admin of the organization in `params.organizationId`", "edit on the
+ * space in `params.spaceId`"... One resolver per kind loads the object and the caller's role in the
+ * operation's own transaction, refuses with the standard 404 or 403 before `run`, and hands `run`
+ * what it loaded. `summary` feeds the OpenAPI document, so the document and the refusals cannot
+ * drift apart.
+ *
+ * @typeParam Loaded - what `run` receives beside the context, e.g. `{ space, membership, role }`.
+ * @typeParam Params - the validated path parameters the rule reads.
+ */
+export interface AccessRule<Loaded extends object = object, Params = Record<string, unknown>> {
+  /** One line naming what the caller needs, e.g. `edit on the space in path.spaceId`. */
+  readonly summary: string;
+  /** `false` for the few operations reachable without a token. */
+  readonly authenticated: boolean;
+  /** Loads and refuses; throws the standard `DocsbaseError` (401, 403, 404). */
+  resolve(tx: ReadTransaction, context: Context, params: Params): Promise<Loaded>;
+}
+
+/** Declares an access rule; the identity function, there for type inference. */
+export function defineAccess<Loaded extends object, Params = Record<string, unknown>>(
+  rule: AccessRule<Loaded, Params>,
+): AccessRule<Loaded, Params> {
+  return rule;
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { defineTable } from "../storage/table.js";
+
+export const teamRecord = z.object({
+  id: z.string(),
+  organization: z.string(),
+  /** Insertion order (see shared/sequence.ts). */
+  seq: z.number(),
+  title: z.string(),
+  createdAt: z.string(),
+});
+export type TeamRecord = z.infer<typeof teamRecord>;
+
+export const teamsTable = defineTable({
+  name: "teams",
+  key: "id",
+  indexes: { byOrganization: ["organization", "seq"] },
+  record: teamRecord,
+});
+
+export const teamMemberRole = z.enum(["owner", "member"]);
+
+export const teamMemberRecord = z.object({
+  /** `${team}:${user}` */
+  key: z.string(),
+  team: z.string(),
+  organization: z.string(),
+  user: z.string(),
+  /** Insertion order (see shared/sequence.ts). */
+  seq: z.number(),
+  role: teamMemberRole,
+  addedAt: z.string(),
+});
+export type TeamMemberRecord = z.infer<typeof teamMemberRecord>;
+
+export const teamMembersTable = defineTable({
+  name: "teamMembers",
+  key: "key",
+  indexes: { byTeam: ["team", "seq"], byMember: ["organization", "user"] },
+  record: teamMemberRecord,
+});

@@ -1,0 +1,67 @@
+import { memberKey, requireCaller } from "../permissions/membership.js";
+import { defineAccess, type AccessRule } from "../permissions/rule.js";
+import { forbidden, notFound } from "../shared/errors.js";
+import type { Caller } from "../shared/world.js";
+import type { ReadTransaction } from "../storage/port.js";
+import { membersTable } from "../members/tables.js";
+import { type UserRecord, usersTable } from "./tables.js";
+
+/** What a user rule hands `run`: the caller and the user in the path. */
+export interface UserAccess {
+  readonly caller: Caller;
+  readonly user: UserRecord;
+}
+
+/** The user in `params.userId`, answering 404 when there is none. */
+async function requireUser(tx: ReadTransaction, params: Record<string, unknown>): Promise<UserRecord> {
+  const id = String(params.userId);
+  const user = await tx.get(usersTable, id);
+  if (!user) throw notFound(`User "${id}" not found`);
+  return user;
+}
+
+/**
+ * The user in `params.userId`, visible to the caller: themself, someone who shares an
+ * organization with them, or anyone for the operator. Others answer 404, as for a user who does
+ * not exist.
+ */
+export const visibleUser: AccessRule<UserAccess> = defineAccess({
+  summary: "the user in path.userId: yourself, or someone who shares an organization with you",
+  authenticated: true,
+  async resolve(tx, context, params) {
+    const caller = requireCaller(context);
+    const id = String(params.userId);
+    const user = await tx.get(usersTable, id);
+    const visible =
+      user &&
+      (caller.operator || caller.userId === user.id || (await shareOrganization(tx, caller.userId, user.id)));
+    if (!user || !visible) throw notFound(`User "${id}" not found`);
+    return { caller, user };
+  },
+});
+
+/**
+ * The user in `params.userId` (404 when there is none), when the caller is that user or the
+ * operator; `refusal` is the message of the 403 anyone else gets.
+ */
+export function userThemselfOrOperator(refusal: string): AccessRule<UserAccess> {
+  return defineAccess({
+    summary: "the user in path.userId themself, or the operator",
+    authenticated: true,
+    async resolve(tx, context, params) {
+      const caller = requireCaller(context);
+      const user = await requireUser(tx, params);
+      if (!caller.operator && caller.userId !== user.id) throw forbidden(refusal);
+      return { caller, user };
+    },
+  });
+}
+
+/** Whether two users are members (active or disabled) of one organization. */
+async function shareOrganization(tx: ReadTransaction, a: string, b: string): Promise<boolean> {
+  const memberships = await tx.list(membersTable, { index: "byUser", where: [a] });
+  for (const { organization } of memberships) {
+    if (await tx.get(membersTable, memberKey(organization, b))) return true;
+  }
+  return false;
+}
