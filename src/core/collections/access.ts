@@ -1,7 +1,7 @@
 import type { Membership } from "../permissions/membership.js";
-import { requirePermission, type PermissionFlag } from "../permissions/refuse.js";
-import { defineAccess, type AccessRule } from "../permissions/rule.js";
-import { notFound } from "../shared/errors.js";
+import { objectRules } from "../permissions/object.js";
+import type { PermissionFlag } from "../permissions/refuse.js";
+import type { AccessRule } from "../permissions/rule.js";
 import type { Role } from "../shared/roles.js";
 import { collectionPermissions, findCollection } from "./permissions.js";
 import type { CollectionPermissions } from "./schemas.js";
@@ -17,10 +17,17 @@ export interface CollectionScope {
   readonly permissions: CollectionPermissions;
 }
 
-const ACTIONS: Partial<Record<PermissionFlag<CollectionPermissions>, string>> = {
-  admin: "Managing the collection",
-  create: "Creating content in the collection",
-};
+const collectionRules = objectRules({
+  noun: "collection",
+  param: "collectionId",
+  find: (tx, context, id) => findCollection(tx, context, id),
+  permissions: (found) => collectionPermissions(found.role),
+  actions: {
+    admin: "Managing the collection",
+    create: "Creating content in the collection",
+  },
+  missing: { collection: undefined },
+});
 
 /**
  * The collection in `params[param]`, which the caller can view (404 otherwise, as for a collection
@@ -35,16 +42,7 @@ export function onCollection(
   flag: PermissionFlag<CollectionPermissions>,
   param = "collectionId",
 ): AccessRule<CollectionScope> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the collection in path.${param}`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const id = String(params[param]);
-      const found = await findCollection(tx, context, id);
-      if (!found) throw notFound(`Collection "${id}" not found`);
-      return refuseWithout(flag, found);
-    },
-  });
+  return collectionRules.required(flag, { param });
 }
 
 /**
@@ -56,21 +54,5 @@ export function onCollectionIfPresent(
   flag: PermissionFlag<CollectionPermissions>,
   param = "collectionId",
 ): AccessRule<CollectionScope | { readonly collection: undefined }> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the collection in path.${param}`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const found = await findCollection(tx, context, String(params[param]));
-      return found ? refuseWithout(flag, found) : { collection: undefined };
-    },
-  });
-}
-
-function refuseWithout(
-  flag: PermissionFlag<CollectionPermissions>,
-  found: Omit<CollectionScope, "permissions">,
-): CollectionScope {
-  const permissions = collectionPermissions(found.role);
-  requirePermission(permissions, flag, ACTIONS[flag] ?? "This");
-  return { ...found, permissions };
+  return collectionRules.ifPresent(flag, param);
 }

@@ -1,7 +1,7 @@
-import { defineAccess, type AccessRule } from "../permissions/rule.js";
-import { requirePermission, type PermissionFlag } from "../permissions/refuse.js";
-import { notFound } from "../shared/errors.js";
 import type { Membership } from "../permissions/membership.js";
+import { objectRules } from "../permissions/object.js";
+import type { PermissionFlag } from "../permissions/refuse.js";
+import type { AccessRule } from "../permissions/rule.js";
 import type { Role } from "../shared/roles.js";
 import { findSpace, spacePermissions } from "./permissions.js";
 import type { SpacePermissions } from "./schemas.js";
@@ -17,37 +17,37 @@ export interface SpaceScope {
   readonly permissions: SpacePermissions;
 }
 
-const ACTIONS: Partial<Record<PermissionFlag<SpacePermissions>, string>> = {
-  admin: "Managing the space",
-  edit: "Editing the content of the space",
-  comment: "Commenting",
-  review: "Reviewing",
-  merge: "Merging",
-};
+const spaceRules = objectRules({
+  noun: "space",
+  param: "spaceId",
+  find: findSpace,
+  permissions: (found) => spacePermissions(found.role, found.space),
+  actions: {
+    admin: "Managing the space",
+    edit: "Editing the content of the space",
+    comment: "Commenting",
+    review: "Reviewing",
+    merge: "Merging",
+  },
+  missing: { space: undefined },
+});
 
 /**
  * The space in `params[param]`, which the caller can view (404 otherwise, as for a space that does
  * not exist), holding `flag` of its permissions (403 otherwise). A deleted space answers 404,
  * except with `includeDeleted` (restore) while it is still restorable: past its retention window
  * it answers 404 like a space that never existed.
+ *
+ * @example
+ * ```ts
+ * access: onSpace("edit"), // run({ tx, space, membership, role, permissions })
+ * ```
  */
 export function onSpace(
   flag: PermissionFlag<SpacePermissions>,
   options: { readonly param?: string; readonly includeDeleted?: boolean } = {},
 ): AccessRule<SpaceScope> {
-  const param = options.param ?? "spaceId";
-  return defineAccess({
-    summary: `the "${flag}" permission on the space in path.${param}`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const id = String(params[param]);
-      const found = await findSpace(tx, context, id, { includeDeleted: options.includeDeleted ?? false });
-      if (!found) throw notFound(`Space "${id}" not found`);
-      const permissions = spacePermissions(found.role, found.space);
-      requirePermission(permissions, flag, ACTIONS[flag] ?? "This");
-      return { ...found, permissions };
-    },
-  });
+  return spaceRules.required(flag, options);
 }
 
 /**
@@ -59,15 +59,5 @@ export function onSpaceIfPresent(
   flag: PermissionFlag<SpacePermissions>,
   param = "spaceId",
 ): AccessRule<SpaceScope | { readonly space: undefined }> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the space in path.${param}`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const found = await findSpace(tx, context, String(params[param]));
-      if (!found) return { space: undefined };
-      const permissions = spacePermissions(found.role, found.space);
-      requirePermission(permissions, flag, ACTIONS[flag] ?? "This");
-      return { ...found, permissions };
-    },
-  });
+  return spaceRules.ifPresent(flag, param);
 }
