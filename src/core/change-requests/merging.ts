@@ -3,6 +3,8 @@ import { mergeContents, type MergeConflict } from "../content/merge.js";
 import { commitRevision, requireRevision } from "../content/revisions.js";
 import { defineOperation } from "../registry.js";
 import { conflict } from "../shared/errors.js";
+import type { World } from "../shared/world.js";
+import type { WriteTransaction } from "../storage/port.js";
 import { saveChangeRequest } from "./records.js";
 import { ancestorOf, changeRequestParams, mergeOutcomeSchema } from "./schemas.js";
 import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
@@ -22,6 +24,32 @@ type Outcome<R extends "update" | "merge"> = {
   result: R | "conflicts";
   conflicts?: MergeConflict[];
 };
+
+/**
+ * Merges `theirs` into `ours` against `base` and commits the result on top of `ours` (with
+ * `theirs` as second parent); or, when edits collide, commits nothing and returns the conflicts.
+ */
+async function threeWayCommit(
+  scope: World & { readonly tx: WriteTransaction },
+  space: string,
+  revisions: { readonly base: string; readonly ours: string; readonly theirs: string },
+  type: "update" | "merge",
+): Promise<{ revision: string } | { conflicts: MergeConflict[] }> {
+  const { tx } = scope;
+  const base = await requireRevision(tx, scope, revisions.base);
+  const ours = await requireRevision(tx, scope, revisions.ours);
+  const theirs = await requireRevision(tx, scope, revisions.theirs);
+  const { changes, conflicts } = mergeContents(base, ours, theirs, scope);
+  if (conflicts.length > 0) return { conflicts };
+  const next = await commitRevision(tx, scope, {
+    space,
+    base: ours,
+    otherParents: [theirs.record.id],
+    type,
+    changes,
+  });
+  return { revision: next.record.id };
+}
 
 function requireActive(changeRequest: ChangeRequestRecord, action: string): void {
   if (changeRequest.status === "merged" || changeRequest.status === "archived") {
@@ -46,26 +74,23 @@ export const updateChangeRequest = defineOperation({
     // Nothing new in the space since the last update: already up to date.
     if (space.revision === ancestorOf(changeRequest))
       return { revision: changeRequest.revision, result: "update" };
-    const base = await requireRevision(tx, scope, ancestorOf(changeRequest));
-    const ours = await requireRevision(tx, scope, changeRequest.revision);
-    const theirs = await requireRevision(tx, scope, space.revision);
-    const { changes, conflicts } = mergeContents(base, ours, theirs, scope);
-    if (conflicts.length > 0) return { revision: changeRequest.revision, result: "conflicts", conflicts };
-    const next = await commitRevision(tx, scope, {
-      space: space.id,
-      base: ours,
-      otherParents: [theirs.record.id],
-      type: "update",
-      changes,
-    });
+    const merged = await threeWayCommit(
+      scope,
+      space.id,
+      { base: ancestorOf(changeRequest), ours: changeRequest.revision, theirs: space.revision },
+      "update",
+    );
+    if ("conflicts" in merged) {
+      return { revision: changeRequest.revision, result: "conflicts", conflicts: merged.conflicts };
+    }
     const updated: ChangeRequestRecord = {
       ...changeRequest,
-      revision: next.record.id,
-      revisionMergedAncestor: theirs.record.id,
+      revision: merged.revision,
+      revisionMergedAncestor: space.revision,
       updatedAt: scope.clock().toISOString(),
     };
     await tx.put(changeRequestsTable, updated);
-    return { revision: next.record.id, result: "update" };
+    return { revision: merged.revision, result: "update" };
   },
 });
 
@@ -81,27 +106,23 @@ export const mergeChangeRequest = defineOperation({
   async run(scope): Promise<Outcome<"merge">> {
     const { tx, space, changeRequest } = scope;
     requireActive(changeRequest, "merged");
-    const base = await requireRevision(tx, scope, ancestorOf(changeRequest));
-    const ours = await requireRevision(tx, scope, space.revision);
-    const theirs = await requireRevision(tx, scope, changeRequest.revision);
-    const { changes, conflicts } = mergeContents(base, ours, theirs, scope);
-    if (conflicts.length > 0) return { revision: space.revision, result: "conflicts", conflicts };
-    const next = await commitRevision(tx, scope, {
-      space: space.id,
-      base: ours,
-      otherParents: [theirs.record.id],
-      type: "merge",
-      changes,
-    });
+    const result = await threeWayCommit(
+      scope,
+      space.id,
+      { base: ancestorOf(changeRequest), ours: space.revision, theirs: changeRequest.revision },
+      "merge",
+    );
+    if ("conflicts" in result)
+      return { revision: space.revision, result: "conflicts", conflicts: result.conflicts };
     const now = scope.clock().toISOString();
     const merged: ChangeRequestRecord = {
       ...changeRequest,
       status: "merged",
-      revisionMerged: next.record.id,
+      revisionMerged: result.revision,
       updatedAt: now,
     };
-    await saveChangeRequest(tx, space, merged, changeRequest, { revision: next.record.id, updatedAt: now });
-    return { revision: next.record.id, result: "merge" };
+    await saveChangeRequest(tx, space, merged, changeRequest, { revision: result.revision, updatedAt: now });
+    return { revision: result.revision, result: "merge" };
   },
 });
 
