@@ -17,11 +17,10 @@ import { randomId, type Caller, type Context, type World } from "./core/shared/w
 import type { Storage } from "./core/storage/port.js";
 import { usersTable } from "./core/users/tables.js";
 import { bootstrapOperator, type BootstrapResult } from "./core/users/bootstrap.js";
-import { callerForToken } from "./core/users/tokens.js";
-import { readDownload } from "./core/content/download.js";
-import { readExport } from "./core/exports/pdf.js";
+import { authenticateToken } from "./core/users/tokens.js";
+import { downloadRoutes } from "./http/downloads.js";
 import { createFetchHandler } from "./http/handler.js";
-import { errorResponse } from "./http/status.js";
+import { clientAddressOf, createRateLimiter, type RateLimitOptions } from "./http/rate-limit.js";
 import { openApiDocument } from "./http/openapi.js";
 
 export interface DocsbaseOptions {
@@ -31,6 +30,15 @@ export interface DocsbaseOptions {
   readonly baseUrl?: string;
   /** Absolute base of application URLs (`urls.app`). Default: `baseUrl`. */
   readonly appUrl?: string;
+  /**
+   * Absolute base of download URLs (files' `downloadURL`, PDF export URLs), without `/v1`: an
+   * origin of their own, which the host routes to this same handler, so that nothing a user
+   * uploads is ever served from the API's or the host app's origin. Default: `baseUrl`. See
+   * docs/api.md, "Downloads".
+   */
+  readonly downloadBaseUrl?: string;
+  /** Show PDF files and exports inline rather than as attachments. Default `false`. */
+  readonly inlinePdf?: boolean;
   /** Current time. Default: the system clock. */
   readonly clock?: () => Date;
   /** Identifier generator. Default: 20 random base62 characters. */
@@ -68,6 +76,24 @@ export interface DocsbaseOptions {
    * (under `/v1`, in the OpenAPI document and the typed client), jobs and hooks.
    */
   readonly modules?: readonly ResourceModule[];
+  /**
+   * Rate limits, answered 429 with `Retry-After` and `X-RateLimit-*`: failed authentications per
+   * client address and per token prefix, and requests per caller. Default: none (`false`), for
+   * in-process and test-double use; `true` applies `DEFAULT_RATE_LIMIT`, an object overrides some
+   * of its limits. The standalone server turns them on. See docs/api.md, "Rate limits".
+   */
+  readonly rateLimit?: boolean | RateLimitOptions;
+  /**
+   * The address a request comes from, which failed authentications and anonymous requests count
+   * against (the standalone server passes the socket's peer). Without it, and without
+   * `trustProxy`, limits per address do not apply.
+   */
+  readonly clientAddress?: (request: Request) => string | undefined;
+  /**
+   * Take the client address from `X-Forwarded-For`, written by this many proxies in front
+   * (`true`: one). Default `false`: the header is ignored, since any client can send it.
+   */
+  readonly trustProxy?: boolean | number;
 }
 
 /** Who a host app says a request comes from: a docsbase user id. */
@@ -137,6 +163,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
     ids: options.ids ?? (() => randomId()),
     baseUrl,
     appUrl: (options.appUrl ?? baseUrl).replace(/\/+$/, ""),
+    ...(options.downloadBaseUrl ? { downloadBaseUrl: options.downloadBaseUrl.replace(/\/+$/, "") } : {}),
     cache: new LRUCache<string, object>({ max: options.cacheEntries ?? 500 }),
     fetch: createSafeFetch({
       ...options.outbound,
@@ -154,7 +181,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   };
   const authenticate = async (token: string) => {
     await ready();
-    return world.storage.read((tx) => callerForToken(tx, token));
+    return authenticateToken(world, token);
   };
   const callerOfUser = async (userId: string): Promise<Caller> => {
     await ready();
@@ -185,35 +212,16 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
     context,
     openApi,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    extraRoutes: (router) => {
-      router.get("/files/:versionId/:name", async ({ params }) => {
-        await ready();
-        const download = await readDownload(world, decodeURIComponent(params["versionId"] ?? ""));
-        if (!download) return errorResponse(404, "File not found");
-        return new Response(download.bytes, {
-          headers: {
-            "content-type": download.version.contentType,
-            "content-length": String(download.bytes.byteLength),
-            "cache-control": "private, max-age=31536000, immutable",
-            "x-content-type-options": "nosniff",
-          },
-        });
-      });
-      router.get("/exports/:file", async ({ params }) => {
-        await ready();
-        const id = (params["file"] ?? "").replace(/\.pdf$/, "");
-        const pdf = await readExport(world, id);
-        if (!pdf) return errorResponse(404, "Export not found or expired");
-        return new Response(pdf.bytes as Uint8Array<ArrayBuffer>, {
-          headers: {
-            "content-type": "application/pdf",
-            "content-disposition": `inline; filename="${pdf.name}"`,
-            "content-length": String(pdf.bytes.byteLength),
-          },
-        });
-      });
-    },
+    extraRoutes: downloadRoutes({ world, ready, inlinePdf: options.inlinePdf ?? false }),
     ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.rateLimit
+      ? {
+          rateLimit: createRateLimiter(options.rateLimit === true ? {} : options.rateLimit, () =>
+            world.clock().getTime(),
+          ),
+        }
+      : {}),
+    clientAddress: (request: Request) => clientAddressOf(request, options),
   });
 
   return {

@@ -11,6 +11,7 @@
  */
 export { createDocsbase, DEFAULT_MAX_BODY_BYTES } from "./docsbase.js";
 export type { ClientAuth, Docsbase, DocsbaseOptions } from "./docsbase.js";
+export { DEFAULT_RATE_LIMIT, type Limit, type RateLimitOptions } from "./http/rate-limit.js";
 export type { Client, ClientInput, ClientOutput } from "./core/client.js";
 export { operations } from "./core/operations.js";
 export type { Operations } from "./core/operations.js";

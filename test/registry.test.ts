@@ -11,7 +11,14 @@ const reference = require("@gitbook/api/spec/openapi.json") as {
 const EXTENSIONS = new Set([
   "createUser",
   "createUserToken",
+  "listUserTokens",
+  "deleteUserToken",
   "createOrganization",
+  "listOrganizationEmailInvites",
+  "revokeOrganizationEmailInvite",
+  "listUserInvites",
+  "acceptUserInvite",
+  "declineUserInvite",
   ...["createPage", "updatePage", "deletePage", "uploadFile", "deleteFile"].flatMap((id) => [
     id,
     `${id}InChangeRequest`,

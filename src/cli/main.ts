@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { startServer } from "./serve.js";
+import { startServer, type ServerTimeouts } from "./serve.js";
 
 const USAGE = `Usage: docsbase serve [--port 8787] [--host 127.0.0.1] [--db ./docsbase.sqlite | --memory]
                       [--base-url URL] [--allow-private-network]
+                      [--trust-proxy HOPS] [--no-rate-limit]
+                      [--timeouts headers=20,request=60,idle=30,keep-alive=5]
 
 Serves the docsbase /v1 API. On an empty database it creates the operator user and prints its
-token once; set DOCSBASE_ADMIN_TOKEN to choose the operator's token instead.
+token once; set DOCSBASE_ADMIN_TOKEN to choose the operator's token instead (a start with another
+value revokes the previous operator token).
 --allow-private-network (or DOCSBASE_ALLOW_PRIVATE_NETWORK=1) lets outbound HTTP reach loopback
-and private addresses, for local development.`;
+and private addresses, for local development.
+--trust-proxy takes client addresses from X-Forwarded-For, written by HOPS proxies in front;
+--no-rate-limit turns the rate limits off; --timeouts sets connection timeouts in seconds
+(docs/server.md).`;
 
 /** Runs the command line; returns the exit code for errors found before serving. */
 export async function main(argv: string[]): Promise<number> {
@@ -32,6 +38,9 @@ export async function main(argv: string[]): Promise<number> {
         memory: { type: "boolean", default: false },
         "base-url": { type: "string" },
         "allow-private-network": { type: "boolean", default: false },
+        "trust-proxy": { type: "string" },
+        "no-rate-limit": { type: "boolean", default: false },
+        timeouts: { type: "string" },
       },
       strict: true,
     }));
@@ -42,6 +51,16 @@ export async function main(argv: string[]): Promise<number> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`--port must be an integer from 0 to 65535, got "${values.port}"`);
+    return 1;
+  }
+  const trustProxy = values["trust-proxy"] === undefined ? 0 : Number(values["trust-proxy"]);
+  if (!Number.isInteger(trustProxy) || trustProxy < 0) {
+    console.error(`--trust-proxy must be a number of proxies (0 or more), got "${values["trust-proxy"]}"`);
+    return 1;
+  }
+  const timeouts = parseTimeouts(values.timeouts ?? "");
+  if (typeof timeouts === "string") {
+    console.error(timeouts);
     return 1;
   }
   const adminToken = process.env["DOCSBASE_ADMIN_TOKEN"] || undefined;
@@ -64,6 +83,9 @@ export async function main(argv: string[]): Promise<number> {
     ...(values["base-url"] ? { baseUrl: values["base-url"] } : {}),
     ...(adminToken ? { adminToken } : {}),
     allowPrivateNetwork,
+    trustProxy,
+    rateLimit: !values["no-rate-limit"],
+    timeouts,
   });
   // Handlers go in before the server announces itself, so a signal right after start is graceful.
   const shutdown = (signal: string) => {
@@ -84,6 +106,28 @@ export async function main(argv: string[]): Promise<number> {
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   await starting;
   return 0;
+}
+
+const TIMEOUT_NAMES: Record<string, keyof ServerTimeouts> = {
+  headers: "headersMs",
+  request: "requestMs",
+  idle: "idleMs",
+  "keep-alive": "keepAliveMs",
+};
+
+/** `headers=20,idle=30` (seconds) to startServer's timeouts, or the message naming what is wrong. */
+function parseTimeouts(text: string): Partial<ServerTimeouts> | string {
+  const timeouts: Partial<Record<keyof ServerTimeouts, number>> = {};
+  for (const part of text.split(",").filter(Boolean)) {
+    const [name = "", value = ""] = part.split("=");
+    const key = Object.hasOwn(TIMEOUT_NAMES, name) ? TIMEOUT_NAMES[name] : undefined;
+    const seconds = Number(value);
+    if (!key || value.trim() === "" || !Number.isFinite(seconds) || seconds < 0) {
+      return `--timeouts takes name=seconds pairs (headers, request, idle, keep-alive), got "${part}"`;
+    }
+    timeouts[key] = Math.round(seconds * 1000);
+  }
+  return timeouts;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,8 +1,12 @@
-import type { ServerType } from "@hono/node-server";
-import type { AddressInfo } from "node:net";
+import type { HttpBindings, ServerType } from "@hono/node-server";
+import type { Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { memoryStorage } from "../adapters/memory/index.js";
 import { sqliteStorage } from "../adapters/sqlite/index.js";
 import { createDocsbase, type Docsbase } from "../docsbase.js";
+import { DOT_SEGMENT_MESSAGE, hasDotSegment } from "../http/paths.js";
+import type { RateLimitOptions } from "../http/rate-limit.js";
+import { errorResponse } from "../http/status.js";
 
 export interface ServeOptions {
   readonly port: number;
@@ -18,8 +22,40 @@ export interface ServeOptions {
   readonly allowPrivateNetwork?: boolean;
   /** How often the server looks for due background jobs. Default 1000 ms. */
   readonly jobIntervalMs?: number;
+  /**
+   * Rate limits (docs/server.md): on by default with `DEFAULT_RATE_LIMIT`; an object changes some
+   * limits, `false` turns them off.
+   */
+  readonly rateLimit?: boolean | RateLimitOptions;
+  /** Proxies in front that append to `X-Forwarded-For` (`true`: one). Default: none, the socket's peer. */
+  readonly trustProxy?: boolean | number;
+  /** Connection timeouts; see {@link DEFAULT_TIMEOUTS}. */
+  readonly timeouts?: Partial<ServerTimeouts>;
+  /** Largest accepted request head (request line and headers), in bytes; larger answers 431. Default 16 KiB. */
+  readonly maxHeaderBytes?: number;
   readonly log?: (line: string) => void;
 }
+
+/** How long a connection may take, in milliseconds (0 turns one off). */
+export interface ServerTimeouts {
+  /** To receive the request line and headers (`server.headersTimeout`); answered 408. */
+  readonly headersMs: number;
+  /** To receive the whole request, body included (`server.requestTimeout`); answered 408. */
+  readonly requestMs: number;
+  /** Of silence on a connection, in or between requests, before it is closed (`server.timeout`). */
+  readonly idleMs: number;
+  /** Between requests on a kept-alive connection before it is closed (`server.keepAliveTimeout`). */
+  readonly keepAliveMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersMs: 20_000,
+  requestMs: 60_000,
+  idleMs: 30_000,
+  keepAliveMs: 5_000,
+};
+
+export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
 
 export interface RunningServer {
   readonly url: string;
@@ -42,7 +78,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;
-  const handle = async (request: Request): Promise<Response> => {
+  // The fetch handler sees no socket: the peer's address is handed over beside the request.
+  const addresses = new WeakMap<Request, string>();
+  const handle = async (request: Request, env: HttpBindings): Promise<Response> => {
+    const peer = env.incoming.socket?.remoteAddress;
+    if (peer) addresses.set(request, peer);
+    // The URL parser resolved `%2e%2e` away before docsbase sees the path: judge the raw target.
+    if (hasDotSegment(env.incoming.url ?? "")) return errorResponse(400, DOT_SEGMENT_MESSAGE);
     if (closing) {
       return Response.json(
         { error: { code: 503, message: "The server is shutting down" } },
@@ -58,15 +100,29 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   };
   const serveNode = await loadNodeServer();
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
   const server: ServerType = await new Promise((resolve) => {
     const started = serveNode(
       {
-        fetch: handle,
+        fetch: (request, env) => handle(request, env as HttpBindings),
         port: options.port,
         hostname: options.host,
+        serverOptions: {
+          maxHeaderSize: maxHeaderBytes,
+          requestTimeout: timeouts.requestMs,
+          // Node refuses a header timeout longer than the request timeout.
+          headersTimeout: timeouts.requestMs
+            ? Math.min(timeouts.headersMs, timeouts.requestMs)
+            : timeouts.headersMs,
+          keepAliveTimeout: timeouts.keepAliveMs,
+          // Header and request timeouts are enforced by a sweep this often (Node's default is 30 s).
+          connectionsCheckingInterval: sweepInterval(timeouts),
+        },
       },
       () => resolve(started),
     );
+    guardConnections(started as Server, timeouts, maxHeaderBytes);
   });
   const address = server.address() as AddressInfo;
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -75,6 +131,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     storage,
     baseUrl: options.baseUrl ?? url,
     allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+    rateLimit: options.rateLimit ?? true,
+    clientAddress: (request) => addresses.get(request),
+    trustProxy: options.trustProxy ?? false,
     jobs: {
       onFailure(job, error) {
         const next = job.state === "dead" ? "kept as dead" : `retried at ${job.runAt}`;
@@ -108,6 +167,48 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return shutdown;
     },
   };
+}
+
+function sweepInterval(timeouts: ServerTimeouts): number {
+  const shortest = Math.min(...[timeouts.headersMs, timeouts.requestMs].filter((ms) => ms > 0));
+  return Number.isFinite(shortest) ? Math.max(10, Math.min(1000, Math.floor(shortest / 4))) : 1000;
+}
+
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  408: "Request Timeout",
+  431: "Request Header Fields Too Large",
+};
+
+/**
+ * Closes silent connections, and answers what Node refuses before docsbase sees a request (a head
+ * past `maxHeaderBytes`, a timeout, malformed HTTP) with the standard error body instead of Node's
+ * empty one.
+ */
+function guardConnections(server: Server, timeouts: ServerTimeouts, maxHeaderBytes: number) {
+  // A socket silent this long is destroyed (no "timeout" listener on the server: Node's default).
+  server.setTimeout(timeouts.idleMs);
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    // Errors after this one (a reset while answering) have nothing left to tell.
+    socket.on("error", () => {});
+    const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || response?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, message] =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? [431, `The request headers are larger than the limit of ${maxHeaderBytes} bytes`]
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "The request was not received in time"]
+          : [400, "Malformed HTTP request"];
+    const body = JSON.stringify({ error: { code: status, message } });
+    socket.end(
+      `HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
+    );
+  });
 }
 
 /**

@@ -3,6 +3,8 @@ import { invoke, type Outcome } from "../core/invoke.js";
 import type { AnyOperation } from "../core/registry.js";
 import { badRequest, DocsbaseError, isDocsbaseError, unauthorized } from "../core/shared/errors.js";
 import type { Caller, Context } from "../core/shared/world.js";
+import { decodeSegment, DOT_SEGMENT_MESSAGE, hasDotSegment } from "./paths.js";
+import { RateLimitedError, type RateLimiter } from "./rate-limit.js";
 import { errorResponse, STATUS_OF } from "./status.js";
 
 export interface HandlerOptions {
@@ -25,6 +27,10 @@ export interface HandlerOptions {
   readonly extraRoutes?: (router: ReturnType<typeof IttyRouter>) => void;
   /** Where unexpected errors are reported. */
   readonly onError?: (error: unknown, request: Request) => void;
+  /** Rate limits on failed authentications and on requests (429); none when absent. */
+  readonly rateLimit?: RateLimiter;
+  /** The client's address, which failed authentications and anonymous requests count against. */
+  readonly clientAddress?: (request: Request) => string | undefined;
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -49,6 +55,9 @@ export function createFetchHandler(options: HandlerOptions): (request: Request) 
 
   return async (request) => {
     try {
+      // Parsing the URL would resolve the segment away; a runtime that hands the target over as
+      // sent is judged here (the standalone server checks the raw target itself).
+      if (hasDotSegment(request.url)) return errorResponse(400, DOT_SEGMENT_MESSAGE);
       const response: Response | undefined = await router.fetch(request);
       if (response) return response;
       const pathname = new URL(request.url).pathname;
@@ -66,7 +75,7 @@ export function createFetchHandler(options: HandlerOptions): (request: Request) 
 }
 
 async function serve(operation: AnyOperation, request: IRequest, options: HandlerOptions): Promise<Response> {
-  const caller = await callerOf(request, options);
+  const { caller, limitHeaders } = await admit(operation, request, options);
   const params: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(request.params)) params[name] = decodeSegment(name, value);
   const query: Record<string, unknown> = {};
@@ -77,27 +86,49 @@ async function serve(operation: AnyOperation, request: IRequest, options: Handle
   }
   const body = operation.body ? await readJson(request, options.maxBodyBytes) : undefined;
   const outcome = await invoke(operation, await options.context(caller), { params, query, body });
-  return render(outcome);
+  const response = render(outcome);
+  for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
+  return response;
 }
 
-async function callerOf(request: Request, options: HandlerOptions): Promise<Caller | null> {
+/**
+ * Authenticates and counts a request before anything reads its body: a request refused here (401,
+ * 429) answers without its body being read, and the body stream is cancelled (issue 9, defect 7).
+ */
+async function admit(
+  operation: AnyOperation,
+  request: Request,
+  options: HandlerOptions,
+): Promise<{ caller: Caller | null; limitHeaders: Record<string, string> }> {
+  try {
+    const address = options.clientAddress?.(request);
+    const caller = await callerOf(request, options, address);
+    const limitHeaders = options.rateLimit?.request(caller ? `user:${caller.userId}` : address) ?? {};
+    if (operation.access.authenticated && !caller) throw unauthorized();
+    return { caller, limitHeaders };
+  } catch (error) {
+    // Cancelling an unread stream only drops it; a locked or absent one has nothing to cancel.
+    if (request.body && !request.body.locked) request.body.cancel().catch(() => {});
+    throw error;
+  }
+}
+
+async function callerOf(
+  request: Request,
+  options: HandlerOptions,
+  address: string | undefined,
+): Promise<Caller | null> {
   const hosted = await options.authenticateRequest?.(request);
   if (hosted) return hosted;
   const header = request.headers.get("authorization");
   if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) throw unauthorized('The Authorization header must be "Bearer <token>"');
-  const caller = await options.authenticate(match[1]);
-  if (!caller) throw unauthorized("The token is not valid");
-  return caller;
-}
-
-function decodeSegment(name: string, value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    throw badRequest(`path.${name}: not a valid percent-encoded segment`);
-  }
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  // Checked before the token is looked up, so that a blocked guesser learns nothing more.
+  options.rateLimit?.checkAuthentication(address, token);
+  const caller = token ? await options.authenticate(token) : null;
+  if (caller) return caller;
+  options.rateLimit?.authenticationFailed(address, token);
+  throw unauthorized(token ? "The token is not valid" : 'The Authorization header must be "Bearer <token>"');
 }
 
 async function readJson(request: Request, maxBytes: number): Promise<unknown> {
@@ -123,7 +154,10 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
   let size = 0;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      // The client went away or timed out mid-body: its fault, not a server error.
+      throw badRequest(`body: could not be read (${(error as Error).message})`);
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -159,6 +193,7 @@ function render(outcome: Outcome): Response {
 
 function renderError(error: unknown, request: Request, options: HandlerOptions): Response {
   if (isDocsbaseError(error)) return errorResponse(STATUS_OF[error.code], error.message);
+  if (error instanceof RateLimitedError) return errorResponse(429, error.message, error.headers);
   (options.onError ?? defaultOnError)(error, request);
   return errorResponse(500, "Internal server error");
 }

@@ -78,6 +78,9 @@ describe.each(STORAGE_KINDS)("conformance: comments (%s)", (kind) => {
       const email = `${role}-${owners}-${kind}@acme.test`;
       const user = await h.test.createUser(`${role} ${owners}`, email);
       await api.orgs.inviteUsersToOrganization(org, { emails: [email], role });
+      // Accepting is a docsbase extension, outside the official client.
+      const [invite] = (await h.test.request("GET", "/user/invites", { token: user.token })).body.items;
+      await h.test.request("POST", `/user/invites/${invite.id}/accept`, { token: user.token });
       return { ...user, api: h.client(user.token) };
     };
     const commenter = await join(MemberRole.Comment);

@@ -26,6 +26,11 @@ describe.each(STORAGE_KINDS)("conformance: teams (%s)", (kind) => {
       emails: [`team-owner-${kind}@acme.test`, `team-writer-${kind}@acme.test`],
       role: MemberRole.Read,
     });
+    // Accepting is a docsbase extension, outside the official client.
+    for (const { token } of [owner, writer]) {
+      const [invite] = (await h.test.request("GET", "/user/invites", { token })).body.items;
+      await h.test.request("POST", `/user/invites/${invite.id}/accept`, { token });
+    }
 
     const { data: team, status } = await api.orgs.createOrganizationTeam(org, {
       title: "Docs",

@@ -7,7 +7,8 @@ import { createTestDocsbase } from "../../src/testing/double.js";
 /**
  * A test workspace: an in-memory docsbase with a movable clock, an organization owned by `api`'s
  * user, and helpers to add members with a role and to create content. Members are added through
- * the API (`inviteUsersToOrganization`), so fixtures exercise the same code as users do.
+ * the API (`inviteUsersToOrganization`, then `acceptUserInvite` as the user), so fixtures exercise
+ * the same code as users do.
  */
 export async function createWorkspace() {
   let now = new Date("2025-01-01T00:00:00.000Z");
@@ -27,6 +28,12 @@ export async function createWorkspace() {
     const { email } = (await test.request("GET", `/users/${user}`)).body as { email: string };
     const added = await api("POST", `/orgs/${inOrganization}/invites`, { emails: [{ email, role }] });
     if (added.status !== 200) throw new Error(`could not add member: ${JSON.stringify(added.body)}`);
+    // The invitation is pending until the user accepts it (docs/api.md, "Email invitations").
+    const { token } = (await test.request("POST", `/users/${user}/tokens`)).body as { token: string };
+    const invites = (await test.request("GET", "/user/invites", { token })).body.items as any[];
+    const invite = invites.find((item) => item.organization.id === inOrganization);
+    const accepted = await test.request("POST", `/user/invites/${invite?.id}/accept`, { token });
+    if (accepted.status !== 200) throw new Error(`could not accept: ${JSON.stringify(accepted.body)}`);
     // An existing member keeps their role on invite: set it explicitly.
     const updated = await api("PATCH", `/orgs/${inOrganization}/members/${user}`, { role });
     if (updated.status !== 200) throw new Error(`could not set role: ${JSON.stringify(updated.body)}`);

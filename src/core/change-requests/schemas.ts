@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { documentInput } from "../content/document/schema.js";
 import { templateReference } from "../content/templates.js";
-import { pathParam } from "../shared/schema.js";
+import { boundedId, pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import { changeRequestStatus, type ChangeRequestRecord } from "./tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
@@ -10,6 +10,18 @@ import { toUser, userSchema } from "../users/schemas.js";
 
 /** `ChangeRequestSubject` (SPEC.md, Limits: max 100). */
 export const changeRequestSubject = z.string().max(100);
+
+/**
+ * Longest `description` document, in characters of its JSON (docs/api.md, "Limits"): several
+ * times what the longest comment (100,000 characters of markdown) takes as a document.
+ */
+export const MAX_DESCRIPTION_JSON_LENGTH = 500_000;
+
+/** A change request description: a document whose JSON fits `MAX_DESCRIPTION_JSON_LENGTH`. */
+const changeRequestDescription = documentInput.refine(
+  (document) => JSON.stringify(document).length <= MAX_DESCRIPTION_JSON_LENGTH,
+  { error: `Too big: expected a document of at most ${MAX_DESCRIPTION_JSON_LENGTH} characters of JSON` },
+);
 
 export const changeRequestParams = z.object({ spaceId: pathParam(), changeRequestId: pathParam() });
 
@@ -28,7 +40,7 @@ export const createChangeRequestBody = z
 /** `updateChangeRequestById`: only a merge merges, so `merged` is refused with its reason. */
 export const updateChangeRequestBody = z.object({
   subject: changeRequestSubject.optional(),
-  description: documentInput.optional(),
+  description: changeRequestDescription.optional(),
   status: changeRequestStatus
     .refine((status) => status !== "merged", {
       error: 'a change request becomes "merged" through POST .../merge, not by a status change',
@@ -39,10 +51,10 @@ export const updateChangeRequestBody = z.object({
 /** The list filters of both list operations (the space list also takes `status`). */
 export const changeRequestFilters = {
   status: changeRequestStatus.optional(),
-  creator: z.string().min(1).optional(),
-  contributor: z.string().min(1).optional(),
-  requestedReviewer: z.string().min(1).optional(),
-  conversationsIssuesCluster: z.string().min(1).optional(),
+  creator: boundedId().optional(),
+  contributor: boundedId().optional(),
+  requestedReviewer: boundedId().optional(),
+  conversationsIssuesCluster: boundedId().optional(),
 };
 
 export const changeRequestSchema = z.object({

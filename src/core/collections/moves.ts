@@ -3,6 +3,7 @@ import { findMembership } from "../permissions/membership.js";
 import { defineOperation } from "../registry.js";
 import { badRequest, conflict, notFound, preconditionFailed } from "../shared/errors.js";
 import { endPositions, itemOf, moveBody, positionForMove } from "../shared/positions.js";
+import { boundedId } from "../shared/schema.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { onCollection } from "./access.js";
@@ -56,7 +57,7 @@ export const transferCollection = defineOperation({
   summary: "Move a root collection, with everything in it, to another organization (create role at its root)",
   params: collectionParams,
   access: onCollection("admin"),
-  body: z.object({ organization: z.string().min(1) }),
+  body: z.object({ organization: boundedId() }),
   response: collectionSchema,
   async run(scope, { body }) {
     const { tx, collection } = scope;

@@ -5,7 +5,7 @@ import { defineOperation, deleted } from "../registry.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { endPosition } from "../shared/positions.js";
 import { defaultLevel } from "../shared/roles.js";
-import { pathParam, queryBoolean } from "../shared/schema.js";
+import { boundedId, pathParam, queryBoolean } from "../shared/schema.js";
 import { presentSpace, spacePermissions } from "../spaces/permissions.js";
 import { softDeleteSpace } from "../spaces/records.js";
 import { spaceSchema, type Space } from "../spaces/schemas.js";
@@ -41,7 +41,7 @@ export const createCollection = defineOperation({
   params: organizationParams,
   // The place, and so the role needed, depends on the body: checked in `run`.
   access: inOrganization("member"),
-  body: z.object({ title: collectionTitle.optional(), parent: z.string().min(1).optional() }).optional(),
+  body: z.object({ title: collectionTitle.optional(), parent: boundedId().optional() }).optional(),
   response: collectionSchema,
   status: 201,
   async run(scope, { body }) {

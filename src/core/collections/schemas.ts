@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { defaultLevel } from "../shared/roles.js";
-import { pathParam } from "../shared/schema.js";
+import { pathParam, wellFormed } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import type { CollectionRecord } from "./tables.js";
 
-export const collectionTitle = z.string().max(50);
+export const collectionTitle = z.string().max(50).check(wellFormed());
 export const collectionDescription = z.string().max(100);
 export const collectionParams = z.object({ collectionId: pathParam() });
 

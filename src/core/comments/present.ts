@@ -48,7 +48,7 @@ export class CommentPresenter {
           user: await this.user(replier.user),
         })),
       ),
-      body: this.body(record.markdown),
+      body: this.body(record),
       target: {
         space: record.space,
         revision: record.revision,
@@ -72,17 +72,23 @@ export class CommentPresenter {
       postedAt: record.postedAt,
       ...(record.editedAt ? { editedAt: record.editedAt } : {}),
       reactions: await this.reactions(record.reactions),
-      body: this.body(record.markdown),
+      body: this.body(record),
       urls: { location },
       permissions: commentPermissions(this.thread, record.postedBy),
     };
   }
 
-  private body(markdown: string): Comment["body"] {
-    if (this.format === "document") {
-      return { document: markdownToDocument(markdown) as unknown as Record<string, unknown> };
+  /** A body in document format is converted once per comment or reply edit, then cached. */
+  private body(record: CommentRecord | CommentReplyRecord): Comment["body"] {
+    if (this.format !== "document") return { markdown: record.markdown };
+    const kind = "comment" in record ? "reply" : "comment";
+    const key = `document:${kind}:${record.id}:${record.editedAt ?? record.postedAt}`;
+    let document = this.world.cache.get(key) as Record<string, unknown> | undefined;
+    if (!document) {
+      document = markdownToDocument(record.markdown) as unknown as Record<string, unknown>;
+      this.world.cache.set(key, document);
     }
-    return { markdown };
+    return { document };
   }
 
   private reactions(reactions: readonly ReactionRecord[]): Promise<Comment["reactions"]> {

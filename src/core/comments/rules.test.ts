@@ -170,4 +170,20 @@ describe("comment rules", () => {
     await api("DELETE", `/orgs/${org}/members/${b.userId}`);
     expect((await api("GET", `${space}/commenters`)).body).toEqual({ count: 0, items: [] });
   });
+
+  it("refuses comment and reply markdown over the markdown limits, storing nothing", async () => {
+    const { api, threads } = await setup();
+    const nested = "> ".repeat(65) + "deep";
+    for (const thread of threads) {
+      const base = `${thread}/comments`;
+      const refused = await api("POST", base, body(nested));
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/^body\.body: .*64 levels/);
+      expect((await api("GET", base)).body.count).toBe(0);
+      const comment = (await api("POST", base, body("fine"))).body;
+      const reply = await api("POST", `${base}/${comment.id}/replies`, body(nested));
+      expect(reply.status).toBe(400);
+      expect((await api("GET", `${base}/${comment.id}`)).body.replies).toBe(0);
+    }
+  });
 });

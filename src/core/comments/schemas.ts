@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { documentInput, documentToMarkdown } from "../content/document/index.js";
+import { markdownLimitError } from "../content/document/markdown.js";
 import { pageQuery } from "../shared/pagination.js";
-import { timestamp, url } from "../shared/schema.js";
+import { boundedId, MAX_ID_LENGTH, timestamp, url } from "../shared/schema.js";
 import { userSchema } from "../users/schemas.js";
 import { commentStatus } from "./tables.js";
 
@@ -15,6 +16,8 @@ import { commentStatus } from "./tables.js";
 export const MAX_COMMENT_LENGTH = 100_000;
 /** Most reactions added or removed in one update. */
 export const MAX_REACTIONS_PER_UPDATE = 50;
+/** Most ids in the `authors` filter of a comment list. */
+export const MAX_AUTHORS_FILTER = 100;
 
 /**
  * The reference `Document` as a request body: `{markdown}`, or `{document}` (converted to markdown,
@@ -40,6 +43,12 @@ export const commentBodyInput = z
       context.addIssue({ code: "custom", message: `Longer than ${MAX_COMMENT_LENGTH} characters` });
       return z.NEVER;
     }
+    // The limits of page markdown (docs/api.md, "Markdown limits"), so every read of it is bounded.
+    const limit = markdownLimitError(markdown);
+    if (limit) {
+      context.addIssue({ code: "custom", message: limit });
+      return z.NEVER;
+    }
     return markdown;
   });
 
@@ -53,11 +62,11 @@ export const emoji = z
   .refine((value) => ![...value].some((char) => char.charCodeAt(0) < 0x20), { error: "Expected an emoji" });
 const reactionList = z.array(emoji).max(MAX_REACTIONS_PER_UPDATE);
 
-export const tableCellTarget = z.object({ record: z.string().min(1), definition: z.string().min(1) });
+export const tableCellTarget = z.object({ record: boundedId(), definition: boundedId() });
 
 export const postCommentBody = z.object({
-  page: z.string().min(1).optional(),
-  node: z.string().min(1).optional(),
+  page: boundedId().optional(),
+  node: boundedId().optional(),
   tableCell: tableCellTarget.optional(),
   body: commentBodyInput,
 });
@@ -80,8 +89,9 @@ export const formatQuery = { format: z.enum(["document", "markdown"]).optional()
 export type BodyFormat = "document" | "markdown" | undefined;
 
 /** `authors` arrives as one value or repeated (`authors=a&authors=b`). */
+const authorId = z.string().max(MAX_ID_LENGTH);
 const authors = z
-  .union([z.string(), z.array(z.string())])
+  .union([authorId, z.array(authorId).max(MAX_AUTHORS_FILTER)])
   .transform((value) => (Array.isArray(value) ? value : [value]).filter((id) => id !== ""));
 
 export const listCommentsQuery = z.object({
@@ -89,7 +99,7 @@ export const listCommentsQuery = z.object({
   order: z.enum(["asc", "desc"]).default("desc"),
   status: z.enum(["all", ...commentStatus.options]).default("all"),
   ...formatQuery,
-  targetPage: z.string().min(1).optional(),
+  targetPage: boundedId().optional(),
   authors: authors.optional(),
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { queryBoolean } from "../shared/schema.js";
+import type { DerivedCache } from "../shared/world.js";
 import { evaluateMarkdown, markdownToDocument } from "./document/index.js";
 import type { TreeNode } from "./tree.js";
 
@@ -26,17 +27,28 @@ export interface PageBodyQuery {
 /** Space-level variables: none can be set yet, so expressions see only the page's own. */
 const SPACE_VARIABLES: Readonly<Record<string, string>> = {};
 
-export function pageBody(query: PageBodyQuery) {
+/**
+ * The body of each page read. A page version never changes, so its document is converted once and
+ * kept in `cache` under `document:<pageVersionId>` (with the evaluation mode, which changes it).
+ */
+export function pageBody(query: PageBodyQuery, cache?: DerivedCache) {
   return (node: TreeNode): { markdown: string } | { document: Record<string, unknown> } => {
-    let markdown = node.version.markdown;
-    if (query.evaluated) {
-      markdown = evaluateMarkdown(
-        markdown,
-        { space: { vars: SPACE_VARIABLES }, page: { vars: node.version.variables ?? {} } },
-        { deterministicOnly: query.evaluated === "deterministic-only" },
-      );
+    const { version } = node;
+    const evaluate = (markdown: string) =>
+      query.evaluated
+        ? evaluateMarkdown(
+            markdown,
+            { space: { vars: SPACE_VARIABLES }, page: { vars: version.variables ?? {} } },
+            { deterministicOnly: query.evaluated === "deterministic-only" },
+          )
+        : markdown;
+    if (query.format === "markdown") return { markdown: evaluate(version.markdown) };
+    const key = `document:${version.id}:${String(query.evaluated ?? false)}`;
+    let document = cache?.get(key) as Record<string, unknown> | undefined;
+    if (!document) {
+      document = markdownToDocument(evaluate(version.markdown)) as unknown as Record<string, unknown>;
+      cache?.set(key, document);
     }
-    if (query.format === "markdown") return { markdown };
-    return { document: markdownToDocument(markdown) as unknown as Record<string, unknown> };
+    return { document };
   };
 }

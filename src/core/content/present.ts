@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { World } from "../shared/world.js";
+import { downloadBase } from "./download.js";
 import type { FileVersionRecord } from "./tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import type { RevisionContent } from "./revisions.js";
@@ -128,7 +129,7 @@ export function presentPage(world: World, space: SpaceRecord, node: TreeNode, op
 
 /** File bytes are served at a capability URL: the version id is random and never reused. */
 export function downloadUrl(world: World, version: FileVersionRecord): string {
-  return `${world.baseUrl}/v1/files/${version.id}/${encodeURIComponent(version.name)}`;
+  return `${downloadBase(world)}/v1/files/${version.id}/${encodeURIComponent(version.name)}`;
 }
 
 export function presentFile(world: World, fileId: string, version: FileVersionRecord): File {

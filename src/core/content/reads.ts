@@ -2,7 +2,7 @@ import { z } from "zod";
 import { keyed, defineOperation } from "../registry.js";
 import { notFound } from "../shared/errors.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
-import { pathParam, queryBoolean } from "../shared/schema.js";
+import { MAX_URL_LENGTH, pathParam, queryBoolean } from "../shared/schema.js";
 import { onContent, pathParamOf, type ContentAt } from "./access.js";
 import {
   fileSchema,
@@ -137,7 +137,7 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
       const pageId = pathParamOf(params, "pageId");
       const node = pageTree(scope.content).byId.get(pageId);
       if (!node) throw notFound(`Page "${pageId}" not found`);
-      return presentPage(scope, scope.space, node, { children: true, body: pageBody(query) });
+      return presentPage(scope, scope.space, node, { children: true, body: pageBody(query, scope.cache) });
     },
   });
 
@@ -149,14 +149,15 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     tag: family.tag,
     summary: "One page by its path (URL-encoded, e.g. guides%2Finstall)",
     access,
-    params: z.object({ ...family.params, pagePath: pathParam() }),
+    // A path of slugs, not an id: bounded as a URL is (docs/api.md, "Limits").
+    params: z.object({ ...family.params, pagePath: pathParam(MAX_URL_LENGTH) }),
     query: z.object({ ...pageBodyQuery, ...revisionQuery }),
     response: pageSchema,
     async run(scope, { params, query }) {
       const path = pathParamOf(params, "pagePath").replace(/^\/+|\/+$/g, "");
       const node = pageTree(scope.content).byPath.get(path);
       if (!node) throw notFound(`No page at path "${path}"`);
-      return presentPage(scope, scope.space, node, { children: true, body: pageBody(query) });
+      return presentPage(scope, scope.space, node, { children: true, body: pageBody(query, scope.cache) });
     },
   });
 

@@ -2,7 +2,7 @@ import { generateNKeysBetween } from "fractional-indexing";
 import { z } from "zod";
 import { defineOperation, Reply } from "../registry.js";
 import { badRequest, DocsbaseError } from "../shared/errors.js";
-import { pathParam } from "../shared/schema.js";
+import { boundedId, pathParam } from "../shared/schema.js";
 import type { Context, World } from "../shared/world.js";
 import { onSpace } from "../spaces/access.js";
 import { findSpace } from "../spaces/permissions.js";
@@ -40,16 +40,19 @@ import { pageTree, siblingsOf } from "./tree.js";
 
 const contentRefFile = z.object({
   kind: z.literal("file", { error: 'only file references ({kind: "file", file}) are supported' }),
-  file: z.string().min(1),
-  space: z.string().min(1).optional(),
+  file: boundedId(),
+  space: boundedId().optional(),
 });
 
 export const templateParams = z.object({
-  contentRefs: z.record(z.string().min(1), contentRefFile).optional(),
+  contentRefs: z
+    .record(z.string().min(1).max(255), contentRefFile)
+    .refine((refs) => Object.keys(refs).length <= 1000, { error: "Too big: expected at most 1000 entries" })
+    .optional(),
 });
 
 /** A template reference as in `createChangeRequest`'s `template`. */
-export const templateReference = z.object({ id: z.string().min(1), params: templateParams.optional() });
+export const templateReference = z.object({ id: boundedId(), params: templateParams.optional() });
 export type TemplateReference = z.infer<typeof templateReference>;
 
 interface Replacement {
@@ -159,7 +162,7 @@ export const applyTemplateToSpace = defineOperation({
     "content with changeRequestId",
   access: onSpace("edit"),
   params: z.object({ spaceId: pathParam() }),
-  body: templateReference.extend({ changeRequestId: z.string().min(1).optional() }),
+  body: templateReference.extend({ changeRequestId: boundedId().optional() }),
   emptyStatuses: [201],
   async run(scope, { body }) {
     const { tx, space } = scope;

@@ -1,11 +1,28 @@
 import { z } from "zod";
+import { boundedId, wellFormed } from "../shared/schema.js";
+import { markdownLimitError } from "./document/markdown.js";
 import { SLUG_PATTERN } from "./tree.js";
 
 /** Request bodies of the content writes (see writes.ts), with their limits. */
 
-const slug = z.string().max(100).regex(SLUG_PATTERN, "Lower-case letters and digits joined by hyphens");
-const title = z.string().trim().min(1).max(255);
+const slug = z
+  .string()
+  .max(100)
+  .regex(SLUG_PATTERN, "Lower-case letters and digits joined by hyphens")
+  .check(wellFormed());
+const title = z.string().trim().min(1).max(255).check(wellFormed());
 const emoji = z.string().min(1).max(50);
+/**
+ * Page markdown: 1 MB, nested at most 64 levels, and within the parser's work budget
+ * (`markdownLimitError`, docs/api.md "Markdown limits"), so that every read of it is bounded.
+ */
+const markdown = z
+  .string()
+  .max(1_000_000)
+  .superRefine((value, context) => {
+    const error = markdownLimitError(value);
+    if (error) context.addIssue({ code: "custom", message: error });
+  });
 const description = z.string().max(1000);
 /** Page variables, read by `{{ page.vars.name }}` expressions. */
 const variables = z.record(
@@ -18,8 +35,8 @@ const variables = z.record(
 
 export const createPageBody = z.object({
   title,
-  markdown: z.string().max(1_000_000).optional(),
-  parent: z.string().min(1).optional(),
+  markdown: markdown.optional(),
+  parent: boundedId().optional(),
   emoji: emoji.optional(),
   description: description.optional(),
   slug: slug.optional(),
@@ -30,9 +47,9 @@ export const createPageBody = z.object({
 export const updatePageBody = z
   .object({
     title: title.optional(),
-    markdown: z.string().max(1_000_000).optional(),
+    markdown: markdown.optional(),
     /** A page id to move under, `null` to move to the root. A move puts the page last. */
-    parent: z.string().min(1).nullable().optional(),
+    parent: boundedId().nullable().optional(),
     emoji: emoji.nullable().optional(),
     description: description.nullable().optional(),
     slug: slug.optional(),
@@ -48,7 +65,10 @@ export const uploadFileBody = z.object({
     .string()
     .min(1)
     .max(255)
-    .regex(/^[^/\\]+$/, "A file name without slashes"),
+    // Control characters are refused too: the name goes into the Content-Disposition of downloads.
+    // eslint-disable-next-line no-control-regex
+    .regex(/^[^/\\\u0000-\u001f\u007f]+$/, "A file name without slashes or control characters")
+    .check(wellFormed()),
   contentType: z
     .string()
     .regex(/^[\w.+-]+\/[\w.+-]+$/, "A media type such as image/png")

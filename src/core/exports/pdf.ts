@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageTree, type TreeNode } from "../content/tree.js";
+import { downloadBase } from "../content/download.js";
 import { loadRevision } from "../content/revisions.js";
 import { onContent } from "../content/access.js";
 import { renderPagesPdf } from "../content/pdf/index.js";
@@ -7,7 +8,7 @@ import type { JobHandler } from "../jobs/index.js";
 import { scheduleJob } from "../jobs/index.js";
 import { defineOperation } from "../registry.js";
 import { notFound } from "../shared/errors.js";
-import { pathParam, queryBoolean } from "../shared/schema.js";
+import { boundedId, pathParam, queryBoolean } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import { type ExportRecord, exportsTable } from "./tables.js";
 
@@ -32,7 +33,7 @@ export const getChangeRequestPDF = defineOperation({
   // download (`readExport`), outside any transaction.
   transaction: "write",
   query: z
-    .object({ only: queryBoolean().optional(), page: z.string().min(1).optional() })
+    .object({ only: queryBoolean().optional(), page: boundedId().optional() })
     // Checked with the query, before access, as every malformed input is.
     .refine((query) => !query.only || query.page !== undefined, {
       path: ["page"],
@@ -57,7 +58,7 @@ export const getChangeRequestPDF = defineOperation({
     };
     await tx.put(exportsTable, record);
     await scheduleJob(tx, scope, EXPIRE_EXPORT_JOB, new Date(record.expiresAt), { export: record.id });
-    return { url: `${scope.baseUrl}/v1/exports/${record.id}.pdf` };
+    return { url: `${downloadBase(scope)}/v1/exports/${record.id}.pdf` };
   },
 });
 

@@ -1,6 +1,10 @@
 import { anyCallerOnOrganization, type OrganizationForCaller } from "../organizations/access.js";
 import { defineAccess, type AccessRule } from "../permissions/rule.js";
+import { notFound, unauthorized } from "../shared/errors.js";
+import type { Caller } from "../shared/world.js";
+import { usersTable } from "../users/tables.js";
 import { requireInvite, requireInviteLinks, type OrganizationInviteRecord } from "./schemas.js";
+import { type EmailInviteRecord, emailInvitesTable } from "./tables.js";
 
 /** What {@link inviteLinkHolder} hands `run`. */
 export interface InviteLinkAccess extends OrganizationForCaller {
@@ -29,3 +33,29 @@ export function inviteLinkHolder(use: "read" | "join"): AccessRule<InviteLinkAcc
     },
   });
 }
+
+/** What {@link invitee} hands `run`. */
+export interface InviteeAccess {
+  readonly caller: Caller;
+  readonly invite: EmailInviteRecord;
+}
+
+/**
+ * The user whose email the email invitation in `params.invitationId` is addressed to (matched on
+ * the user's current email, so an address that gets an account after the invitation can accept
+ * it). Anyone else, its organization's admins included, gets 404, as for an unknown invitation.
+ */
+export const invitee = defineAccess<InviteeAccess>({
+  summary: "the user whose email the invitation in path.invitationId is addressed to",
+  authenticated: true,
+  async resolve(tx, context, params) {
+    if (!context.caller) throw unauthorized();
+    const id = String(params.invitationId);
+    const user = await tx.get(usersTable, context.caller.userId);
+    const invite = await tx.get(emailInvitesTable, id);
+    if (!user || !invite || invite.email !== user.emailKey) {
+      throw notFound(`Invitation "${id}" not found`);
+    }
+    return { caller: context.caller, invite };
+  },
+});

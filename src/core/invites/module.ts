@@ -1,10 +1,10 @@
 import { defineModule } from "../module.js";
 import { inviteOperations } from "./operations.js";
-import { invitesTable } from "./tables.js";
+import { emailInvitesTable, invitesTable } from "./tables.js";
 
-/** Invitations to organizations: by email and by invite link. */
+/** Invitations to organizations: by email (pending until accepted) and by invite link. */
 export const invitesModule = defineModule({
   name: "invites",
-  tables: [invitesTable],
+  tables: [invitesTable, emailInvitesTable],
   operations: inviteOperations,
 });

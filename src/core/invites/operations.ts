@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { findUserByEmail } from "../members/access.js";
 import { insertMember } from "../members/records.js";
 import { inOrganization } from "../permissions/organization.js";
 import { defineOperation, deleted, Reply } from "../registry.js";
 import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
-import { memberRoleOrGuest, type Role } from "../shared/roles.js";
+import { memberRoleOrGuest } from "../shared/roles.js";
 import { pathParam } from "../shared/schema.js";
 import { nextSequence } from "../shared/sequence.js";
 import { type InviteRecord, invitesTable } from "./tables.js";
 import { inviteLinkHolder } from "./access.js";
+import { emailInviteOperations } from "./email-invites.js";
 import {
   createInviteBody,
   inviteSchema,
@@ -25,48 +25,6 @@ import {
 const tag = "invites";
 const organizationParams = z.object({ organizationId: pathParam() });
 const inviteParams = z.object({ organizationId: pathParam(), inviteId: pathParam() });
-const email = z.string().trim().min(1).max(320);
-
-export const inviteUsersToOrganization = defineOperation({
-  id: "inviteUsersToOrganization",
-  method: "post",
-  path: "/orgs/{organizationId}/invites",
-  tag,
-  summary:
-    "Add existing users to the organization by email (admins). Each gets the role given with their " +
-    "email, else `role`, else the organization's defaultRole; members keep their role. Every email " +
-    "must belong to a user, or nothing is added.",
-  params: organizationParams,
-  access: inOrganization("admin"),
-  body: z.object({
-    emails: z
-      .array(z.union([email, z.object({ email, role: memberRoleOrGuest })]))
-      .min(1)
-      .max(1000),
-    role: memberRoleOrGuest.optional(),
-    sso: z.boolean().optional(),
-  }),
-  response: z.object({ users: z.array(z.string()), invited: z.number() }),
-  async run(scope, { body }) {
-    const { tx } = scope;
-    const { organization } = scope.membership;
-    const fallback = body.role !== undefined ? body.role : organization.defaultRole;
-    // Resolve every email before the first write, so an unknown one changes nothing.
-    const roles = new Map<string, Role | null>();
-    for (const [index, entry] of body.emails.entries()) {
-      const address = typeof entry === "string" ? entry : entry.email;
-      const user = await findUserByEmail(tx, address);
-      if (!user) throw badRequest(`body.emails.${index}: no user has the email "${address}"`);
-      // A user listed twice keeps the first role given.
-      if (!roles.has(user.id)) roles.set(user.id, typeof entry === "string" ? fallback : entry.role);
-    }
-    let invited = 0;
-    for (const [user, role] of roles) {
-      if (await insertMember(tx, scope, organization.id, user, role, body.sso ?? false)) invited++;
-    }
-    return { users: [...roles.keys()], invited };
-  },
-});
 
 export const listOrganizationInviteLinks = defineOperation({
   id: "listOrganizationInviteLinks",
@@ -194,7 +152,7 @@ export const joinOrganizationWithInvite = defineOperation({
 });
 
 export const inviteOperations = {
-  inviteUsersToOrganization,
+  ...emailInviteOperations,
   listOrganizationInviteLinks,
   createOrganizationInvite,
   getOrganizationInviteLink,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { badRequest, forbidden, notFound } from "../shared/errors.js";
 import { atLeast, memberRoleOrGuest, type Role } from "../shared/roles.js";
+import { boundedId } from "../shared/schema.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { type InviteRecord, invitesTable } from "./tables.js";
 import type { OrganizationRecord } from "../organizations/tables.js";
@@ -62,8 +63,8 @@ export function requireInviteLinks(organization: OrganizationRecord): void {
 export const createInviteBody = z.object({
   role: memberRoleOrGuest.optional(),
   level: memberRoleOrGuest.optional(),
-  space: z.string().optional(),
-  collection: z.string().optional(),
+  space: boundedId().optional(),
+  collection: boundedId().optional(),
 });
 
 /** The role of an organization invite link to create; refuses the content variants. */

@@ -2,7 +2,7 @@ import { orderedFiles } from "../content/present.js";
 import type { RevisionContent } from "../content/revisions.js";
 import { pageTree } from "../content/tree.js";
 import type { World } from "../shared/world.js";
-import { extractLinks, type LinkRelation } from "./extract.js";
+import { extractLinks, type LinkRelation, type RawLink } from "./extract.js";
 import {
   hostsOf,
   pageDirectory,
@@ -54,6 +54,17 @@ export function linkGraph(world: World, content: RevisionContent): LinkGraph {
   return graph;
 }
 
+/** The raw links of a page version, parsed once: versions are immutable and shared by revisions. */
+function pageLinks(world: World, versionId: string, markdown: string): readonly RawLink[] {
+  const key = `page-links:${versionId}`;
+  let links = world.cache.get(key) as RawLink[] | undefined;
+  if (!links) {
+    links = extractLinks(markdown);
+    world.cache.set(key, links);
+  }
+  return links;
+}
+
 function buildLinkGraph(world: World, content: RevisionContent): LinkGraph {
   const tree = pageTree(content);
   const filesByName = new Map<string, string>();
@@ -80,7 +91,7 @@ function buildLinkGraph(world: World, content: RevisionContent): LinkGraph {
     const source = node.version.page;
     const directory = pageDirectory(node);
     const own = new Map<string, LinkItem>();
-    for (const link of extractLinks(node.version.markdown)) {
+    for (const link of pageLinks(world, node.version.id, node.version.markdown)) {
       const resolved = resolveLink(link.href, directory, index);
       const itemKey = `${resolved.key} ${link.relation}`;
       if (own.has(itemKey)) continue;

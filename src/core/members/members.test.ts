@@ -14,6 +14,11 @@ async function setup() {
   const org: string = (await test.request("POST", "/orgs", { token: admin.token, body: { title: "Acme" } }))
     .body.id;
   let users = 0;
+  /** Accepts the user's one pending invitation. */
+  const accept = async (token: string) => {
+    const [invite] = (await test.request("GET", "/user/invites", { token })).body.items;
+    expect((await test.request("POST", `/user/invites/${invite.id}/accept`, { token })).status).toBe(200);
+  };
   /** A new user added to the organization with `role` (null: guest). */
   const join = async (name: string, role: string | null, email = `member${++users}@acme.test`) => {
     const user = await test.createUser(name, email);
@@ -22,6 +27,7 @@ async function setup() {
       body: { emails: [{ email, role }] },
     });
     expect(added.status).toBe(200);
+    await accept(user.token);
     return user;
   };
   /** Every item of a paged list, following `next.page`, with `limit` per page. */
@@ -40,7 +46,7 @@ async function setup() {
     }
     throw new Error("Too many pages");
   };
-  return { test, storage, admin, org, join, all };
+  return { test, storage, admin, org, join, accept, all };
 }
 
 describe("members: listing", () => {
@@ -141,7 +147,7 @@ describe("members: changes", () => {
   });
 
   it("lets admins remove members and members leave, with their team memberships", async () => {
-    const { test, admin, org, join } = await setup();
+    const { test, admin, org, join, accept } = await setup();
     const alice = await join("Alice", "edit");
     const bob = await join("Bob", "read");
     const team = await test.request("PUT", `/orgs/${org}/teams`, {
@@ -174,6 +180,7 @@ describe("members: changes", () => {
       token: admin.token,
       body: { emails: ["member1@acme.test"] },
     });
+    await accept(alice.token);
     expect(
       (await test.request("GET", `/orgs/${org}/members/${alice.id}`, { token: admin.token })).body.teams,
     ).toBe(0);

@@ -7,7 +7,7 @@ import { anyCaller } from "../permissions/rules.js";
 import { badRequest, conflict } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { memberRoleOrGuest } from "../shared/roles.js";
-import { pathParam } from "../shared/schema.js";
+import { boundedId, httpUrl, pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { type MemberRecord, membersTable } from "../members/tables.js";
@@ -113,10 +113,10 @@ export const updateOrganizationById = defineOperation({
     hostname: organizationHostname.optional(),
     defaultRole: memberRoleOrGuest.optional(),
     defaultContent: z
-      .object({ type: z.literal("site"), site: z.string().min(1) })
+      .object({ type: z.literal("site"), site: boundedId() })
       .nullable()
       .optional(),
-    logo: z.url().max(2048).nullable().optional(),
+    logo: httpUrl().nullable().optional(),
     sso: z.boolean().optional(),
     ai: z.boolean().optional(),
     inviteLinks: z.boolean().optional(),

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import type { Membership } from "../permissions/membership.js";
 import { atLeast, memberRoleOrGuest } from "../shared/roles.js";
+import { boundedId, isHttpUrl, wellFormed } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import { organizationPlan, organizationType, type OrganizationRecord } from "./tables.js";
 
-export const organizationTitle = z.string().trim().min(2).max(255);
+export const organizationTitle = z.string().trim().min(2).max(255).check(wellFormed());
 /** A lower-case hostname label: what the organization's default public hostname starts with. */
 export const organizationHostname = z
   .string()
@@ -16,12 +17,17 @@ export const emailDomain = z
   .string()
   .trim()
   .toLowerCase()
+  .max(253)
   .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "Not a valid domain name");
 
-const mergeRule = z.union([
+/** Most rules in one `mergeRules`, and most users in one rule (docs/api.md, "Limits"). */
+export const MAX_MERGE_RULES = 100;
+export const MAX_MERGE_RULE_USERS = 1000;
+
+const mergeRule = z.discriminatedUnion("rule", [
   z.object({
     rule: z.enum(["require_specific_reviewers", "require_one_of_specific_reviewers", "allow_bypass"]),
-    users: z.array(z.string()),
+    users: z.array(boundedId()).max(MAX_MERGE_RULE_USERS),
   }),
   z.object({
     rule: z.enum([
@@ -35,8 +41,9 @@ const mergeRule = z.union([
   }),
   z.object({ rule: z.literal("custom"), expression: z.string().max(1024) }),
 ]);
-export const standaloneMergeRules = z.union([
-  z.object({ type: z.literal("rules"), rules: z.array(mergeRule) }),
+// Discriminated, so that an error inside the rules names its field rather than "Invalid input".
+export const standaloneMergeRules = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("rules"), rules: z.array(mergeRule).max(MAX_MERGE_RULES) }),
   z.object({ type: z.literal("none") }),
 ]);
 
@@ -126,7 +133,8 @@ export function toOrganization(
     urls: {
       location: `${world.baseUrl}/v1/orgs/${record.id}`,
       app: `${world.appUrl}/o/${record.id}`,
-      ...(record.logo ? { logo: record.logo } : {}),
+      // A logo of another scheme, stored before logos were checked, is never shown.
+      ...(record.logo && isHttpUrl(record.logo) ? { logo: record.logo } : {}),
     },
     permissions,
   };

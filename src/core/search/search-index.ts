@@ -1,5 +1,6 @@
 import MiniSearch, { type SearchOptions, type SearchResult } from "minisearch";
 import type { RevisionContent } from "../content/revisions.js";
+import type { PageVersionRecord } from "../content/tables.js";
 import { pageTree } from "../content/tree.js";
 import type { World } from "../shared/world.js";
 import { pageSections, type Section } from "./sections.js";
@@ -72,18 +73,30 @@ export function searchIndex(world: World, content: RevisionContent): SearchIndex
   const key = searchIndexCacheKey(content.record.id);
   const cached = world.cache.get(key) as SearchIndex | undefined;
   if (cached) return cached;
-  const index = buildSearchIndex(content);
+  const index = buildSearchIndex(content, (version) => {
+    // Versions are immutable and shared by revisions: parse each once, not once per revision.
+    const sectionsKey = `sections:${version.id}`;
+    let list = world.cache.get(sectionsKey) as Section[] | undefined;
+    if (!list) {
+      list = pageSections(version.title, version.markdown);
+      world.cache.set(sectionsKey, list);
+    }
+    return list;
+  });
   world.cache.set(key, index);
   return index;
 }
 
-function buildSearchIndex(content: RevisionContent): SearchIndex {
+function buildSearchIndex(
+  content: RevisionContent,
+  sectionsOf: (version: PageVersionRecord) => Section[],
+): SearchIndex {
   const documents: SectionDocument[] = [];
   const sections = new Map<string, Section[]>();
   for (const node of pageTree(content).ordered) {
     const { version } = node;
     if (version.noIndex) continue;
-    const pageSectionList = pageSections(version.title, version.markdown);
+    const pageSectionList = sectionsOf(version);
     sections.set(version.page, pageSectionList);
     pageSectionList.forEach((section, index) => {
       documents.push({

@@ -17,9 +17,6 @@ export interface Section {
   readonly body: string;
 }
 
-const BLOCK_TAG = /\{%.*?%\}/gs;
-const HTML_TAG = /<[^>]*>/g;
-
 export function pageSections(pageTitle: string, markdown: string): Section[] {
   const slugger = createSlugger();
   const sections: { anchor?: string; title: string; parts: string[] }[] = [{ title: pageTitle, parts: [] }];
@@ -43,7 +40,7 @@ function blockText(node: Nodes): string {
     case "code":
       return node.value;
     case "html":
-      return node.value.replace(HTML_TAG, " ");
+      return removeDelimited(node.value, "<", ">");
     case "thematicBreak":
     case "definition":
       return "";
@@ -61,5 +58,21 @@ function blockText(node: Nodes): string {
 }
 
 function clean(text: string): string {
-  return text.replace(BLOCK_TAG, " ").replace(/\s+/g, " ").trim();
+  return removeDelimited(text, "{%", "%}").replace(/\s+/g, " ").trim();
+}
+
+/**
+ * `text` with each `open ... close` replaced by a space, in linear time: a lazy pattern would
+ * rescan to the end of the text from every unclosed `open` (quadratic on `{%{%{%...`).
+ */
+function removeDelimited(text: string, open: string, close: string): string {
+  let result = "";
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf(open, from);
+    const end = start === -1 ? -1 : text.indexOf(close, start + open.length);
+    if (end === -1) return result + text.slice(from);
+    result += `${text.slice(from, start)} `;
+    from = end + close.length;
+  }
 }

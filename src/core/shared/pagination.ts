@@ -17,10 +17,12 @@ import { queryInteger } from "./schema.js";
 export const DEFAULT_PAGE_SIZE = 100;
 /** Largest accepted `limit` (SPEC.md, Limits). */
 export const MAX_PAGE_SIZE = 1000;
+/** Longest `page` token accepted; tokens hold an index position, far shorter in practice. */
+export const MAX_PAGE_TOKEN_LENGTH = 8192;
 
 /** The `page` and `limit` query parameters, to spread into an operation's query schema. */
 export const pageQuery = {
-  page: z.string().min(1).optional(),
+  page: z.string().min(1).max(MAX_PAGE_TOKEN_LENGTH).optional(),
   limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
 };
 

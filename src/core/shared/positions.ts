@@ -4,6 +4,7 @@ import type { ReadTransaction } from "../storage/port.js";
 import { type CollectionRecord, collectionsTable } from "../collections/tables.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import { badRequest, conflict } from "./errors.js";
+import { boundedId } from "./schema.js";
 
 /**
  * The order of collections and spaces (their `position` field).
@@ -33,8 +34,8 @@ export interface ContentItem {
 }
 
 const contentPointer = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("space"), space: z.string().min(1) }),
-  z.object({ type: z.literal("collection"), collection: z.string().min(1) }),
+  z.object({ type: z.literal("space"), space: boundedId() }),
+  z.object({ type: z.literal("collection"), collection: boundedId() }),
 ]);
 export type ContentPointer = z.infer<typeof contentPointer>;
 
@@ -49,7 +50,7 @@ export type ContentPosition = z.infer<typeof contentPosition>;
 export const moveBody = z
   .object({
     /** A collection id, `null` for the organization root; omitted keeps the current parent. */
-    parent: z.string().min(1).nullable().optional(),
+    parent: boundedId().nullable().optional(),
     position: contentPosition.optional(),
   })
   .refine((body) => body.parent !== undefined || body.position !== undefined, {

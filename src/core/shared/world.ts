@@ -23,6 +23,11 @@ export interface World {
   readonly baseUrl: string;
   /** Absolute base of the application URLs (`urls.app`). Defaults to `baseUrl`. */
   readonly appUrl: string;
+  /**
+   * Absolute base of download URLs (file `downloadURL`s, PDF exports), without `/v1`, when they are
+   * served from an origin of their own; `baseUrl` when absent.
+   */
+  readonly downloadBaseUrl?: string;
   /** Per-instance memo of values derived from immutable revisions. */
   readonly cache: DerivedCache;
   /**

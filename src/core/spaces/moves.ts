@@ -4,6 +4,7 @@ import { findMembership } from "../permissions/membership.js";
 import { defineOperation } from "../registry.js";
 import { conflict, notFound, preconditionFailed } from "../shared/errors.js";
 import { endPosition, itemOf, moveBody, positionForMove } from "../shared/positions.js";
+import { boundedId } from "../shared/schema.js";
 import { onSpace } from "./access.js";
 import { presentSpace } from "./permissions.js";
 import { visibilityUnder } from "./records.js";
@@ -52,7 +53,7 @@ export const transferSpace = defineOperation({
   summary: "Move a root space to another organization (create role at its root), last at its root",
   params: spaceParams,
   access: onSpace("admin"),
-  body: z.object({ organization: z.string().min(1) }),
+  body: z.object({ organization: boundedId() }),
   response: spaceSchema,
   async run(scope, { body }) {
     const { tx, space } = scope;

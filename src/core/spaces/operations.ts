@@ -9,7 +9,7 @@ import { contentRole } from "../permissions/membership.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { endPosition } from "../shared/positions.js";
 import { defaultLevel } from "../shared/roles.js";
-import { pathParam } from "../shared/schema.js";
+import { boundedId, MAX_ID_LENGTH, pathParam } from "../shared/schema.js";
 import { spaceEditMode, spaceLanguage, type SpaceRecord, spacesTable } from "./tables.js";
 import { deleteSpaceById, duplicateSpace, restoreSpace } from "./lifecycle.js";
 import { moveSpace, transferSpace } from "./moves.js";
@@ -41,7 +41,7 @@ export const createSpace = defineOperation({
     .object({
       title: spaceTitle.optional(),
       emoji: spaceEmoji.optional(),
-      parent: z.string().min(1).optional(),
+      parent: boundedId().optional(),
       language: spaceLanguage.optional(),
       editMode: spaceEditMode.optional(),
       /** A template space whose pages and files the new space starts with. */
@@ -95,7 +95,7 @@ export const getSpaceById = defineOperation({
   params: spaceParams,
   access: onSpace("view"),
   // Accepted for compatibility: it resolves published URLs of share-link sites, which come later.
-  query: z.object({ shareKey: z.string().optional() }),
+  query: z.object({ shareKey: z.string().max(MAX_ID_LENGTH).optional() }),
   response: spaceSchema,
   async run(context) {
     return presentSpace(context.tx, context, context.membership, context.space);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { standaloneMergeRules } from "../organizations/schemas.js";
 import { defaultLevel } from "../shared/roles.js";
-import { pathParam, timestamp } from "../shared/schema.js";
+import { pathParam, timestamp, wellFormed } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import { spaceEditMode, spaceLanguage, spaceVisibility, type SpaceRecord } from "./tables.js";
 
@@ -10,11 +10,14 @@ export const spaceParams = z.object({ spaceId: pathParam() });
 /** The title of a space created without one. */
 export const UNTITLED_SPACE = "Untitled";
 
-export const spaceTitle = z.string().max(50);
+export const spaceTitle = z.string().max(50).check(wellFormed());
 /** A Unicode emoji (the reference's `Emoji`: a string of at most 50 characters). */
 export const spaceEmoji = z.string().max(50);
 /** `inherit` (the organization's rules), or rules of the space's own. */
-export const spaceMergeRules = z.union([z.object({ type: z.literal("inherit") }), standaloneMergeRules]);
+export const spaceMergeRules = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("inherit") }),
+  standaloneMergeRules,
+]);
 
 export const spacePermissionsSchema = z.object({
   view: z.boolean(),

@@ -12,12 +12,12 @@ import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
 import type { MemberRecord } from "../members/tables.js";
 import { type TeamMemberRecord, type TeamRecord, teamMembersTable } from "./tables.js";
 import { onTeam } from "./access.js";
-import { teamMemberKey, teamMemberSchema, teamRole, type TeamRole } from "./schemas.js";
+import { MAX_TEAM_CHANGES, teamMemberKey, teamMemberSchema, teamRole, type TeamRole } from "./schemas.js";
 
 const tag = "teams";
 const teamParams = z.object({ organizationId: pathParam(), teamId: pathParam() });
 const teamMemberParams = z.object({ organizationId: pathParam(), teamId: pathParam(), userId: pathParam() });
-/** A user named by id or by email (UpdateMembersInOrganizationTeam). */
+/** A user named by id or by email (UpdateMembersInOrganizationTeam); 320 is the longest email. */
 const userReference = z.string().trim().min(1).max(320);
 
 /** The organization member a user id or email names, or undefined. */
@@ -67,9 +67,24 @@ export const updateMembersInOrganizationTeam = defineOperation({
   params: teamParams,
   access: onTeam("admin"),
   body: z.object({
-    add: z.array(userReference).max(1000).optional(),
-    remove: z.array(userReference).max(1000).optional(),
-    memberships: z.record(z.string().min(1), teamMemberSchema).optional(),
+    add: z.array(userReference).max(MAX_TEAM_CHANGES).optional(),
+    remove: z.array(userReference).max(MAX_TEAM_CHANGES).optional(),
+    memberships: z
+      .record(z.string(), teamMemberSchema)
+      .superRefine((memberships, context) => {
+        const references = Object.keys(memberships);
+        if (references.length > MAX_TEAM_CHANGES) {
+          context.addIssue({
+            code: "custom",
+            message: `Too big: expected at most ${MAX_TEAM_CHANGES} entries`,
+          });
+        }
+        // Checked here rather than by a key schema, whose message would repeat the whole key.
+        if (references.some((reference) => !userReference.safeParse(reference).success)) {
+          context.addIssue({ code: "custom", message: "Keys are user ids or emails of 1 to 320 characters" });
+        }
+      })
+      .optional(),
   }),
   emptyStatuses: [204],
   async run(scope, { body }) {

@@ -5,14 +5,22 @@ import { inOrganization } from "../permissions/organization.js";
 import { defineOperation, deleted, Reply } from "../registry.js";
 import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
-import { pathParam } from "../shared/schema.js";
+import { boundedId, pathParam } from "../shared/schema.js";
 import { nextSequence } from "../shared/sequence.js";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { type TeamRecord, teamMembersTable, teamsTable } from "./tables.js";
 import { onTeam, presentTeam } from "./access.js";
 import { putTeamMember, teamMemberOperations } from "./members.js";
-import { teamPermissions, teamRoleOf, teamSchema, teamTitle, toTeam, type Team } from "./schemas.js";
+import {
+  MAX_TEAM_CHANGES,
+  teamPermissions,
+  teamRoleOf,
+  teamSchema,
+  teamTitle,
+  toTeam,
+  type Team,
+} from "./schemas.js";
 
 const tag = "teams";
 const organizationParams = z.object({ organizationId: pathParam() });
@@ -30,7 +38,7 @@ export const listTeamsInOrganizationById = defineOperation({
   access: inOrganization("listTeams"),
   query: z.object({
     ...pageQuery,
-    owner: z.string().min(1).optional(),
+    owner: boundedId().optional(),
     title: z.string().max(512).optional(),
   }),
   response: listOf(teamSchema),
@@ -78,7 +86,7 @@ export const createOrganizationTeam = defineOperation({
   summary: "Create a team (admins), optionally with members (user ids of organization members)",
   params: organizationParams,
   access: inOrganization("admin"),
-  body: z.object({ title: teamTitle, members: z.array(z.string().min(1)).max(1000).optional() }),
+  body: z.object({ title: teamTitle, members: z.array(boundedId()).max(MAX_TEAM_CHANGES).optional() }),
   response: teamSchema,
   status: 201,
   async run(scope, { body }) {

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import type { OrganizationPermissions } from "../organizations/schemas.js";
-import { timestamp } from "../shared/schema.js";
+import { timestamp, wellFormed } from "../shared/schema.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { type TeamRecord, teamMemberRole, teamMembersTable } from "./tables.js";
 
 /** SPEC.md, Limits: team title 1 to 64. */
-export const teamTitle = z.string().trim().min(1).max(64);
+export const teamTitle = z.string().trim().min(1).max(64).check(wellFormed());
+/** Most users named by one list of a team write (`members`, `add`, `remove`, `memberships`). */
+export const MAX_TEAM_CHANGES = 1000;
 /** A role in a team, as stored (declared once, in tables.ts). */
 export const teamRole = teamMemberRole;
 export type TeamRole = z.infer<typeof teamMemberRole>;

@@ -15,6 +15,10 @@ async function setup() {
     token: admin.token,
     body: { emails: ["owner@acme.test", "reader@acme.test", { email: "guest@acme.test", role: null }] },
   });
+  for (const { token } of [owner, reader, guest]) {
+    const [invite] = (await test.request("GET", "/user/invites", { token })).body.items;
+    await test.request("POST", `/user/invites/${invite.id}/accept`, { token });
+  }
   const call = (token: string, method: string, path: string, body?: unknown) =>
     test.request(method, `/orgs/${org}${path}`, { token, ...(body !== undefined ? { body } : {}) });
   const team: string = (await call(admin.token, "PUT", "/teams", { title: "Docs", members: [owner.id] })).body

@@ -1,6 +1,6 @@
 import { memberKey, requireCaller } from "../permissions/membership.js";
 import { defineAccess, type AccessRule } from "../permissions/rule.js";
-import { forbidden, notFound } from "../shared/errors.js";
+import { notFound } from "../shared/errors.js";
 import type { Caller } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { membersTable } from "../members/tables.js";
@@ -41,21 +41,20 @@ export const visibleUser: AccessRule<UserAccess> = defineAccess({
 });
 
 /**
- * The user in `params.userId` (404 when there is none), when the caller is that user or the
- * operator; `refusal` is the message of the 403 anyone else gets.
+ * The user in `params.userId` when the caller is that user or the operator. Anyone else gets the
+ * 404 of a user who does not exist: a user's tokens are nobody else's business, not even whether
+ * the user exists.
  */
-export function userThemselfOrOperator(refusal: string): AccessRule<UserAccess> {
-  return defineAccess({
-    summary: "the user in path.userId themself, or the operator",
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const caller = requireCaller(context);
-      const user = await requireUser(tx, params);
-      if (!caller.operator && caller.userId !== user.id) throw forbidden(refusal);
-      return { caller, user };
-    },
-  });
-}
+export const themselfOrOperator: AccessRule<UserAccess> = defineAccess({
+  summary: "the user in path.userId themself, or the operator",
+  authenticated: true,
+  async resolve(tx, context, params) {
+    const caller = requireCaller(context);
+    const id = String(params.userId);
+    if (!caller.operator && caller.userId !== id) throw notFound(`User "${id}" not found`);
+    return { caller, user: await requireUser(tx, params) };
+  },
+});
 
 /** Whether two users are members (active or disabled) of one organization. */
 async function shareOrganization(tx: ReadTransaction, a: string, b: string): Promise<boolean> {

@@ -1,6 +1,7 @@
-import { usersTable } from "./tables.js";
+import { tokensTable, usersTable, type UserRecord } from "./tables.js";
 import type { World } from "../shared/world.js";
-import { newToken, storeToken } from "./tokens.js";
+import type { WriteTransaction } from "../storage/port.js";
+import { hashToken, newToken, storeToken } from "./tokens.js";
 
 export interface BootstrapResult {
   /** The operator user's id. */
@@ -9,12 +10,24 @@ export interface BootstrapResult {
   readonly token?: string;
 }
 
+/** The label of the token `bootstrap` registers, as token lists show it. */
+export const BOOTSTRAP_TOKEN_LABEL = "Operator token (bootstrap)";
+
 /**
  * Makes sure the operator exists (DESIGN.md, "Public surface"). With `token` (for example from
- * `DOCSBASE_ADMIN_TOKEN`) that token is registered for the operator, idempotently across restarts.
- * Without it, a token is generated only when the operator is created, i.e. on an empty database.
+ * `DOCSBASE_ADMIN_TOKEN`) that token becomes the operator's bootstrap token, idempotently across
+ * restarts, and a previous bootstrap token (another `DOCSBASE_ADMIN_TOKEN`, or the one printed on
+ * the first start) is revoked: the operator token follows the environment. Without it, a token is
+ * generated only when the operator is created, i.e. on an empty database, and nothing is revoked.
+ *
+ * @example
+ * ```ts
+ * await docsbase.bootstrap({ token: "dbt_first_operator_token" });
+ * await docsbase.bootstrap({ token: "dbt_second_operator_token" }); // the first one now answers 401
+ * ```
  */
 export async function bootstrapOperator(world: World, token?: string): Promise<BootstrapResult> {
+  const hash = token === undefined ? undefined : await hashToken(token);
   return world.storage.write(async (tx) => {
     let [operator] = await tx.list(usersTable, {
       index: "byKind",
@@ -34,13 +47,44 @@ export async function bootstrapOperator(world: World, token?: string): Promise<B
       await tx.put(usersTable, operator);
       created = true;
     }
-    if (token) {
-      await storeToken(tx, world, operator.id, token);
+    if (hash !== undefined) {
+      await replaceBootstrapToken(tx, world, operator, hash);
       return { userId: operator.id };
     }
     if (!created) return { userId: operator.id };
     const fresh = newToken();
-    await storeToken(tx, world, operator.id, fresh);
+    await storeToken(tx, world, operator.id, fresh, { bootstrap: true, label: BOOTSTRAP_TOKEN_LABEL });
     return { userId: operator.id, token: fresh };
+  });
+}
+
+/**
+ * Makes the token of `hash` the operator's only bootstrap token. A token of the operator's that
+ * carries no mark (stored by docsbase 0.1.0, which registered `DOCSBASE_ADMIN_TOKEN` unmarked) is
+ * marked when it is the one given, so the next change of the variable revokes it.
+ */
+async function replaceBootstrapToken(tx: WriteTransaction, world: World, operator: UserRecord, hash: string) {
+  const existing = await tx.get(tokensTable, hash);
+  if (existing && existing.user !== operator.id) {
+    // Taking it over would make whoever holds that user's token the operator.
+    throw new Error("The operator token given to bootstrap is already another user's token");
+  }
+  for (const token of await tx.list(tokensTable, { index: "byUser", where: [operator.id] })) {
+    if (token.bootstrap && token.hash !== hash) await tx.delete(tokensTable, token.hash);
+  }
+  if (existing) {
+    if (existing.bootstrap && existing.expiresAt === undefined) return;
+    // The operator's bootstrap token does not expire, whatever the record it reuses said.
+    const { expiresAt: _expiresAt, ...kept } = existing;
+    await tx.put(tokensTable, { label: BOOTSTRAP_TOKEN_LABEL, ...kept, bootstrap: true });
+    return;
+  }
+  await tx.put(tokensTable, {
+    hash,
+    id: world.ids(),
+    user: operator.id,
+    createdAt: world.clock().toISOString(),
+    label: BOOTSTRAP_TOKEN_LABEL,
+    bootstrap: true,
   });
 }

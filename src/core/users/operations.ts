@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { defineOperation } from "../registry.js";
+import { httpUrl, pathParam } from "../shared/schema.js";
 import { anyCaller, operatorOnly } from "../permissions/rules.js";
 import { conflict, notFound } from "../shared/errors.js";
-import { pathParam } from "../shared/schema.js";
 import { type UserRecord, usersTable } from "./tables.js";
-import { userThemselfOrOperator, visibleUser } from "./access.js";
-import { userSchema, toUser } from "./schemas.js";
-import { newToken, storeToken } from "./tokens.js";
+import { visibleUser } from "./access.js";
+import { singleLine, toUser, USER_LIMITS, userSchema } from "./schemas.js";
 
 const tag = "users";
 
@@ -47,9 +46,9 @@ export const createUser = defineOperation({
   summary: "Create a user (operator only)",
   access: operatorOnly("Only the operator can create users"),
   body: z.object({
-    displayName: z.string().trim().min(1).max(100),
-    email: z.email().max(320),
-    photoURL: z.url().max(2048).optional(),
+    displayName: singleLine(USER_LIMITS.displayName),
+    email: z.email().max(USER_LIMITS.email),
+    photoURL: httpUrl().optional(),
   }),
   response: userSchema,
   status: 201,
@@ -72,21 +71,4 @@ export const createUser = defineOperation({
   },
 });
 
-export const createUserToken = defineOperation({
-  id: "createUserToken",
-  method: "post",
-  path: "/users/{userId}/tokens",
-  tag,
-  summary: "Create an API token for a user (the operator, or that user). The token is shown once.",
-  params: z.object({ userId: pathParam() }),
-  access: userThemselfOrOperator("Only the operator or the user themself can create a token"),
-  response: z.object({ object: z.literal("api-token"), id: z.string(), token: z.string() }),
-  status: 201,
-  async run(scope) {
-    const token = newToken();
-    const record = await storeToken(scope.tx, scope, scope.user.id, token);
-    return { object: "api-token" as const, id: record.id, token };
-  },
-});
-
-export const userOperations = { getAuthenticatedUser, getUserById, createUser, createUserToken };
+export const userOperations = { getAuthenticatedUser, getUserById, createUser };

@@ -29,12 +29,24 @@ export const tokenRecord = z.object({
   id: z.string(),
   user: z.string(),
   createdAt: z.string(),
+  /** When the token stops authenticating (ISO date-time); absent for a token that never expires. */
+  expiresAt: z.string().optional(),
+  /** Last authentication, recorded at most once a minute (`LAST_USED_GRANULARITY_MS`). */
+  lastUsedAt: z.string().optional(),
+  /** The creator's note on what the token is for. */
+  label: z.string().optional(),
+  /**
+   * Set on the operator token that `bootstrap` registered (printed once, or `DOCSBASE_ADMIN_TOKEN`).
+   * There is at most one: bootstrapping with another token deletes it. Tokens stored by docsbase 0.1.0
+   * carry no mark until bootstrap registers them again.
+   */
+  bootstrap: z.literal(true).optional(),
 });
 export type TokenRecord = z.infer<typeof tokenRecord>;
 
 export const tokensTable = defineTable({
   name: "tokens",
   key: "hash",
-  indexes: { byUser: ["user", "createdAt"] },
+  indexes: { byUser: ["user", "createdAt"], byId: ["id"] },
   record: tokenRecord,
 });

@@ -10,6 +10,13 @@ import { randomId } from "../shared/world.js";
  */
 export const TOKEN_PREFIX = "dbt_";
 
+/**
+ * `lastUsedAt` is rewritten only when it is at least this old. A write on every authenticated
+ * request would put every read behind the storage's write lock (one writer at a time on every
+ * adapter); once a minute per token keeps that cost negligible.
+ */
+export const LAST_USED_GRANULARITY_MS = 60_000;
+
 export function newToken(): string {
   return TOKEN_PREFIX + randomId(40);
 }
@@ -19,21 +26,85 @@ export async function hashToken(token: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+/** What a new token record may carry beside its identity. */
+export type TokenFields = Pick<TokenRecord, "expiresAt" | "label" | "bootstrap">;
+
 /** Stores a token for a user; idempotent for the same token. */
-export async function storeToken(tx: WriteTransaction, world: World, user: string, token: string) {
+export async function storeToken(
+  tx: WriteTransaction,
+  world: World,
+  user: string,
+  token: string,
+  fields: TokenFields = {},
+): Promise<TokenRecord> {
   const hash = await hashToken(token);
   const existing = await tx.get(tokensTable, hash);
   if (existing) return existing;
-  const record: TokenRecord = { hash, id: world.ids(), user, createdAt: world.clock().toISOString() };
+  const record: TokenRecord = {
+    hash,
+    id: world.ids(),
+    user,
+    createdAt: world.clock().toISOString(),
+    ...definedOnly(fields),
+  };
   await tx.put(tokensTable, record);
   return record;
 }
 
-/** The caller a bearer token stands for, or null when the token is unknown. */
-export async function callerForToken(tx: ReadTransaction, token: string): Promise<Caller | null> {
+/** Whether a token no longer authenticates at `now`. */
+export function isExpired(record: TokenRecord, now: Date): boolean {
+  return record.expiresAt !== undefined && Date.parse(record.expiresAt) <= now.getTime();
+}
+
+/**
+ * The caller a bearer token stands for, with its record, or null when the token is unknown,
+ * revoked (deleted) or expired at `now`. Nothing is cached: a revoked token fails at once.
+ */
+export async function callerForToken(
+  tx: ReadTransaction,
+  token: string,
+  now: Date,
+): Promise<{ caller: Caller; record: TokenRecord } | null> {
   const record = await tx.get(tokensTable, await hashToken(token));
-  if (!record) return null;
+  if (!record || isExpired(record, now)) return null;
   const user = await tx.get(usersTable, record.user);
   if (!user) return null;
-  return { userId: user.id, operator: user.kind === "operator" };
+  return { caller: { userId: user.id, operator: user.kind === "operator" }, record };
+}
+
+/**
+ * Authenticates a bearer token and records its use (`lastUsedAt`), at most once per
+ * {@link LAST_USED_GRANULARITY_MS}. Recording is best effort: a failed write (a busy or read-only
+ * database) never fails the request the token authenticates.
+ */
+export async function authenticateToken(world: World, token: string): Promise<Caller | null> {
+  const now = world.clock();
+  const found = await world.storage.read((tx) => callerForToken(tx, token, now));
+  if (!found) return null;
+  if (isStale(found.record, now)) {
+    try {
+      await world.storage.write(async (tx) => {
+        // Read again: the token may have been revoked or touched since; never write it back.
+        const current = await tx.get(tokensTable, found.record.hash);
+        if (current && isStale(current, now)) {
+          await tx.put(tokensTable, { ...current, lastUsedAt: now.toISOString() });
+        }
+      });
+    } catch {
+      // Best effort, see above: the request goes on with the caller already found.
+    }
+  }
+  return found.caller;
+}
+
+function isStale(record: TokenRecord, now: Date): boolean {
+  return (
+    record.lastUsedAt === undefined ||
+    now.getTime() - Date.parse(record.lastUsedAt) >= LAST_USED_GRANULARITY_MS
+  );
+}
+
+/** Drops `undefined` members, which table records do not hold. */
+function definedOnly<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -50,7 +50,8 @@ interface State {
  * HTML becomes text, footnotes become text. Soft line breaks read as spaces; link and image titles
  * and code block info beyond the language and a `title="..."` are not kept.
  *
- * @throws DocsbaseError `bad_request` for markdown nested deeper than `MAX_DOCUMENT_DEPTH`.
+ * Markdown over the limits of `markdownLimitError` (stored before writes checked them) reads as
+ * plain text: one paragraph per run of non-blank lines.
  * @example
  * ```ts
  * const document = markdownToDocument("# Install\n\nRun `npm i docsbase`.\n");

@@ -3,7 +3,6 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown, gfmToMarkdown } from "mdast-util-gfm";
 import { toMarkdown } from "mdast-util-to-markdown";
 import { gfm } from "micromark-extension-gfm";
-import { badRequest } from "../../shared/errors.js";
 import { MAX_DOCUMENT_DEPTH } from "./schema.js";
 
 /**
@@ -13,30 +12,130 @@ import { MAX_DOCUMENT_DEPTH } from "./schema.js";
  */
 
 /**
- * Parses page markdown into an mdast tree with source positions.
- *
- * @throws DocsbaseError `bad_request` when the markdown nests deeper than `MAX_DOCUMENT_DEPTH`
- * (quotes in quotes, lists in lists, emphasis in emphasis): the document would be refused by
- * `documentInput`, and the recursive passes over it (ours and the parser's own) would exhaust
- * the stack a few thousand levels down. Markdown that the parser cannot nest at all answers the
- * same error rather than a stack overflow.
+ * The parser (micromark) is not linear on every shape: each list item that follows another in
+ * the document copies the document's whole event list (so a page's cost grows with list items x
+ * page size: 4,096 lines of `- - - x` took seconds), and each emphasis delimiter run (`*`, `_`,
+ * `~`) walks back over its paragraph's events for an opener (300 KB of `*a` never finished).
+ * `markdownWork` bounds both from above in one linear pass, in units of parser steps (one step is
+ * one event copied or visited), and a page's markdown may not exceed `MAX_MARKDOWN_WORK` of them.
+ * Writes refuse more (`markdownLimitError`); reads of markdown stored before the limit existed
+ * fall back to plain text (`parseMarkdown`), so that one page can never stall or fail a reader.
+ */
+export const MAX_MARKDOWN_WORK = 32_000_000;
+
+/** Parser events per byte of markdown, at most (`- - x` lines give about 3.7). */
+const EVENTS_PER_BYTE = 4;
+
+/**
+ * An upper bound of the parser's superlinear work on `markdown`, in parser steps: for each line
+ * that opens list items (or may continue a container lazily), the events before it, which the
+ * parser copies, once per list item on the line; plus, for each run of lines between blank lines
+ * (no paragraph crosses a blank line), its delimiter runs and link openings times its events.
+ * Linear in the input.
+ */
+export function markdownWork(markdown: string): number {
+  const events = (bytes: number) => bytes * EVENTS_PER_BYTE;
+  let work = 0;
+  let afterContainer = false;
+  let chunkStart = 0;
+  let chunkRuns = 0;
+  let start = 0;
+  while (start <= markdown.length) {
+    const newline = markdown.indexOf("\n", start);
+    const end = newline === -1 ? markdown.length : newline;
+    if (isBlank(markdown, start, end)) {
+      work += chunkRuns * events(start - chunkStart);
+      chunkStart = end + 1;
+      chunkRuns = 0;
+      afterContainer = false;
+    } else {
+      const containers = containerLevels(markdown, start, end);
+      // Each list item the line opens may close a nested one, and each closing copies the events.
+      if (containers.lists > 0 || afterContainer) work += Math.max(containers.lists, 1) * events(start);
+      afterContainer = containers.levels > 0 || afterContainer;
+      chunkRuns += delimiterRuns(markdown, start, end);
+    }
+    if (newline === -1) break;
+    start = end + 1;
+  }
+  return work + chunkRuns * events(markdown.length - chunkStart);
+}
+
+/**
+ * Why markdown may not be stored as a page or comment body, or `undefined` when it may: nesting
+ * deeper than `MAX_DOCUMENT_DEPTH` (which `documentInput` would refuse, and which recursive
+ * passes cannot follow far) or more parser work than `MAX_MARKDOWN_WORK`. Checked at write time
+ * only: at read time the same markdown reads as plain text instead.
+ */
+export function markdownLimitError(markdown: string): string | undefined {
+  const work = markdownWork(markdown);
+  if (work > MAX_MARKDOWN_WORK) {
+    return (
+      `Markdown too costly to parse: ${work} units over the limit of ${MAX_MARKDOWN_WORK} ` +
+      "(list items times page size, plus emphasis markers and link openings times paragraph size; " +
+      'see docs/api.md, "Markdown limits")'
+    );
+  }
+  if (lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH) || parsed(markdown) === undefined) {
+    return `Markdown nests deeper than ${MAX_DOCUMENT_DEPTH} levels`;
+  }
+  return undefined;
+}
+
+/** How many times the parser ran in this process: tests count it to show what is cached. */
+export const parserRuns = { count: 0 };
+
+/**
+ * Parses page markdown into an mdast tree with source positions. Never fails and never exceeds
+ * the work budget: markdown over a limit of `markdownLimitError` (stored before the limit
+ * existed) reads as plain text, one paragraph per run of non-blank lines, so that every read
+ * (documents, search, links, backlinks, PDF) answers, and answers in time linear in the input.
  */
 export function parseMarkdown(markdown: string): Root {
-  // The parser takes time quadratic in the containers opened on one line ("- - - - x"): 20,000
-  // list markers take minutes. Counting them first, in linear time, refuses such a line early.
-  if (lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH)) throw tooDeep();
+  if (markdownWork(markdown) > MAX_MARKDOWN_WORK || lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH)) {
+    return plainTextTree(markdown);
+  }
+  return parsed(markdown) ?? plainTextTree(markdown);
+}
+
+/** The parsed tree, or `undefined` when it nests deeper than `MAX_DOCUMENT_DEPTH`. */
+function parsed(markdown: string): Root | undefined {
+  parserRuns.count++;
   let tree: Root;
   try {
     tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   } catch (error) {
-    if (error instanceof RangeError) throw tooDeep();
+    // Nesting the pre-check missed (lazy lines, emphasis) can still overflow the parser's stack.
+    if (error instanceof RangeError) return undefined;
     throw error;
   }
-  if (depthExceeds(tree, MAX_DOCUMENT_DEPTH)) throw tooDeep();
-  return tree;
+  return depthExceeds(tree, MAX_DOCUMENT_DEPTH) ? undefined : tree;
 }
 
-const tooDeep = () => badRequest(`Markdown nests deeper than ${MAX_DOCUMENT_DEPTH} levels`);
+/** Markdown as text: each run of non-blank lines one paragraph of one text node, with positions. */
+export function plainTextTree(markdown: string): Root {
+  const children: Root["children"] = [];
+  const lines = markdown.split("\n");
+  let offset = 0;
+  let paragraph: { start: number; end: number } | undefined;
+  const point = (at: number) => ({ line: 1, column: 1, offset: at });
+  const flush = () => {
+    if (!paragraph) return;
+    const position = { start: point(paragraph.start), end: point(paragraph.end) };
+    const value = markdown.slice(paragraph.start, paragraph.end);
+    children.push({ type: "paragraph", position, children: [{ type: "text", value, position }] });
+    paragraph = undefined;
+  };
+  for (const line of lines) {
+    const end = offset + line.length;
+    if (line.trim() === "") flush();
+    else if (paragraph) paragraph.end = end;
+    else paragraph = { start: offset, end };
+    offset = end + 1;
+  }
+  flush();
+  return { type: "root", children };
+}
 
 /** Whether the tree is deeper than `limit` below its root, checked without recursion. */
 function depthExceeds(root: Nodes, limit: number): boolean {
@@ -47,6 +146,30 @@ function depthExceeds(root: Nodes, limit: number): boolean {
     if ("children" in node) for (const child of node.children) stack.push([child, depth + 1]);
   }
   return false;
+}
+
+function isBlank(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    const char = text[index];
+    if (char !== " " && char !== "\t" && char !== "\r") return false;
+  }
+  return true;
+}
+
+/**
+ * Runs of `*`, `_` or `~` on a line (a run of one character counts once), and link openings `](`,
+ * from each of which the parser may scan a destination to the end of the paragraph.
+ */
+function delimiterRuns(text: string, start: number, end: number): number {
+  let runs = 0;
+  let previous = "";
+  for (let index = start; index < end; index++) {
+    const char = text[index]!;
+    if ((char === "*" || char === "_" || char === "~") && char !== previous) runs++;
+    else if (char === "(" && previous === "]") runs++;
+    previous = char;
+  }
+  return runs;
 }
 
 /**
@@ -107,7 +230,7 @@ function lineNestingExceeds(markdown: string, limit: number): boolean {
   while (start < markdown.length) {
     const newline = markdown.indexOf("\n", start);
     const end = newline === -1 ? markdown.length : newline;
-    if (containerLevels(markdown, start, end) > limit) {
+    if (containerLevels(markdown, start, end).levels > limit) {
       const line = markdown.slice(start, end).replace(/[ \t\r]/g, "");
       if (!/^(?:-{3,}|\*{3,}|_{3,})$/.test(line)) return true;
     }
@@ -116,9 +239,10 @@ function lineNestingExceeds(markdown: string, limit: number): boolean {
   return false;
 }
 
-/** The container levels a line opens before its content. */
-function containerLevels(text: string, start: number, end: number): number {
+/** The container levels a line opens before its content, and how many of them are list items. */
+function containerLevels(text: string, start: number, end: number): { levels: number; lists: number } {
   let levels = 0;
+  let lists = 0;
   let index = start;
   while (index < end) {
     const char = text[index];
@@ -131,10 +255,11 @@ function containerLevels(text: string, start: number, end: number): number {
       const markerEnd = listMarkerEnd(text, index, end);
       if (markerEnd === undefined) break;
       levels += 2;
+      lists += 1;
       index = markerEnd;
     }
   }
-  return levels;
+  return { levels, lists };
 }
 
 /** Where a list marker starting at `index` (`-`, `+`, `*`, or 1 to 9 digits and `.` or `)`) ends. */

@@ -1,7 +1,5 @@
 import type { Root } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
+import { parseMarkdown as parseContentMarkdown } from "../document/markdown.js";
 import { PDFDocument } from "pdf-lib";
 import { LayoutCursor } from "./cursor.js";
 import { createLayout } from "./layout.js";
@@ -75,7 +73,8 @@ export async function renderPagesPdf(input: RenderPagesPdfInput): Promise<Uint8A
 
 export function parseMarkdown(markdown: string): Root {
   const body = markdown.replace(/^---\r?\n[\s\S]*?\r?\n---[ \t]*(\r?\n|$)/, "");
-  return fromMarkdown(body, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  // The shared parser: bounded work, and plain text for markdown over its limits.
+  return parseContentMarkdown(body);
 }
 
 /** `n / total`, centred under the text; drawn last, when the total is known. */

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { createWorkspace } from "../../../test/support/workspace.js";
+import { parserRuns } from "../content/document/markdown.js";
+import { pageVersionsTable, revisionsTable } from "../content/tables.js";
+import { createTestDocsbase } from "../../testing/double.js";
+
+/**
+ * Markdown limits (nesting, parser work) are enforced when markdown is written. A page stored
+ * before they existed must not fail, or stall, any read: of itself (read as plain text) or of
+ * other content (search, links, backlinks). Issue 9, defects 1 and 3.
+ */
+
+const DEEP_QUOTES = `${">".repeat(65)} kangaroo`;
+const LIST_LINES = "- - - x\n".repeat(4_096);
+const STARS = "*a".repeat(150_000);
+
+async function setup() {
+  const w = await createWorkspace();
+  const space = await w.space({ title: "Docs" });
+  const content = (path: string) => `/spaces/${space}/content${path}`;
+  const page = async (title: string, markdown: string) =>
+    (await w.api("POST", content("/pages"), { title, markdown })).body.id as string;
+  return { ...w, space, content, page };
+}
+
+describe("markdown limits at write time", () => {
+  it.each([
+    ["65 nested quotes", DEEP_QUOTES, "nests deeper than 64 levels"],
+    ["4,096 lines of - - - x", LIST_LINES, "over the limit of 32000000"],
+    ["300 KB of *a", STARS, "over the limit of 32000000"],
+  ])("refuses %s with 400 naming body.markdown and the limit", async (_, markdown, rule) => {
+    const s = await setup();
+    const created = await s.api("POST", s.content("/pages"), { title: "Bad", markdown });
+    expect(created.status).toBe(400);
+    expect(created.body.error.message).toContain("markdown");
+    expect(created.body.error.message).toContain(rule);
+    const fine = await s.page("Fine", "Hello");
+    const updated = await s.api("PATCH", s.content(`/page/${fine}`), { markdown });
+    expect(updated.status).toBe(400);
+    expect(updated.body.error.message).toContain(rule);
+  });
+});
+
+describe("a legacy page over the limits", () => {
+  it.each([
+    ["65 nested quotes", DEEP_QUOTES],
+    ["4,096 lines of - - - x", LIST_LINES],
+    ["300 KB of *a", STARS],
+  ])("(%s) reads as text and breaks no read of other content", async (_, legacy) => {
+    const s = await setup();
+    const target = await s.page("Target", "The kangaroo target.");
+    const source = await s.page("Source", "See [the target](target.md) about kangaroo.");
+    const old = await s.page("Old", "placeholder [target](target.md)");
+    // Store the over-limit markdown as the page's version, as a page written before the limit.
+    const revision = (await s.api("GET", `/spaces/${s.space}`)).body.revision as string;
+    const record = await s.stored(revisionsTable, revision);
+    const versionId = record?.snapshot?.pages[old] ?? record?.delta?.pages[old];
+    expect(versionId).toEqual(expect.any(String));
+    await s.storage.write(async (tx) => {
+      const version = await tx.get(pageVersionsTable, versionId!);
+      await tx.put(pageVersionsTable, { ...version!, markdown: legacy });
+    });
+    // A fresh instance over the same storage: nothing derived from the old markdown is cached.
+    const fresh = await createTestDocsbase({ storage: s.storage });
+    const api = (path: string) => fresh.request("GET", path, { token: s.owner.token });
+
+    const page = await api(s.content(`/page/${old}`));
+    expect(page.status).toBe(200);
+    expect(page.body.document.nodes[0].type).toBe("paragraph");
+    const search = await api(`/orgs/${s.org}/search?query=kangaroo`);
+    expect(search.status).toBe(200);
+    const found = search.body.items.flatMap((item: any) => item.pages.map((hit: any) => hit.id));
+    expect(found).toEqual(expect.arrayContaining([target, source]));
+    expect((await api(`/spaces/${s.space}/search?query=kangaroo`)).status).toBe(200);
+    const links = await api(`/spaces/${s.space}/links`);
+    expect(links.status).toBe(200);
+    expect(links.body.items.length).toBeGreaterThan(0);
+    expect((await api(s.content(`/page/${source}/links`))).status).toBe(200);
+    expect((await api(s.content(`/page/${old}/links`))).status).toBe(200);
+    const backlinks = await api(s.content(`/page/${target}/backlinks`));
+    expect(backlinks.status).toBe(200);
+    expect(backlinks.body.items.map((item: any) => item.page.id)).toContain(source);
+    const cr = (await fresh.request("POST", `/spaces/${s.space}/change-requests`, { token: s.owner.token }))
+      .body;
+    expect((await api(`/spaces/${s.space}/change-requests/${cr.id}/links`)).status).toBe(200);
+  });
+});
+
+describe("document cache", () => {
+  it("converts a page version once, however often it is read", async () => {
+    const s = await setup();
+    const id = await s.page("Page", "# Title\n\nSome *text*.\n");
+    const read = () => s.api("GET", s.content(`/page/${id}`));
+    expect((await read()).status).toBe(200);
+    const before = parserRuns.count;
+    for (let index = 0; index < 5; index++) expect((await read()).body.document.nodes.length).toBe(2);
+    expect(parserRuns.count).toBe(before);
+    await s.api("PATCH", s.content(`/page/${id}`), { markdown: "Changed\n" });
+    expect((await read()).body.document.nodes.length).toBe(1);
+  });
+});

@@ -1,0 +1,149 @@
+import { createTestDocsbase } from "../../src/testing/double.js";
+import { recordingStorage } from "./recording-storage.js";
+
+/**
+ * An in-memory docsbase with one of every object a path can name, owned by one user who is the
+ * organization's admin: the target of the fuzz test. `ids` maps each path parameter name of the
+ * API to the real ids the fuzzer aims at; `errors` collects what the handler reported as
+ * unexpected (the cause of a 500).
+ */
+export async function createFuzzFixture() {
+  const recording = recordingStorage();
+  const errors: unknown[] = [];
+  let sequence = 0;
+  const test = await createTestDocsbase({
+    storage: recording.storage,
+    clock: () => new Date("2025-01-01T00:00:00.000Z"),
+    ids: () => `fz${(++sequence).toString(36).padStart(8, "0")}`,
+    onError: (error) => errors.push(error),
+    // No generated input may reach the network.
+    outbound: {
+      transport: () => Promise.reject(new Error("The fuzz test has no network")),
+      resolveHost: () => Promise.resolve(["203.0.113.1"]),
+    },
+  });
+  const owner = await test.createUser("Owner", "owner@example.com");
+  const member = await test.createUser("Member", "member@example.com");
+  const invitee = await test.createUser("Invitee", "invitee@example.com");
+
+  const as = (token: string) => async (method: string, path: string, body?: unknown) => {
+    const response = await test.request(method, path, { token, ...(body !== undefined ? { body } : {}) });
+    if (response.status >= 300) {
+      throw new Error(
+        `fixture: ${method} ${path} answered ${response.status} ${JSON.stringify(response.body)}`,
+      );
+    }
+    return response.body as Record<string, any>;
+  };
+  const api = as(owner.token);
+  // Authenticating records a token's `lastUsedAt` once per period; every caller of the fuzz test
+  // does so here, before the stored state the test compares against (the clock stands still).
+  for (const token of [owner.token, member.token, invitee.token, test.operatorToken])
+    await as(token)("GET", "/user");
+
+  const org = (await api("POST", "/orgs", { title: "Fuzzed" })).id as string;
+  const otherOrg = (await api("POST", "/orgs", { title: "Other" })).id as string;
+  const collection = (await api("POST", `/orgs/${org}/collections`, { title: "C" })).id as string;
+  const space = (await api("POST", `/orgs/${org}/spaces`, { title: "S", parent: collection })).id as string;
+  const otherSpace = (await api("POST", `/orgs/${org}/spaces`, { title: "T" })).id as string;
+
+  // The member joins through an invite link, which stays in the fixture for the link operations.
+  const invite = (await api("POST", `/orgs/${org}/link-invites`, { role: "edit" })).id as string;
+  await as(member.token)("POST", `/orgs/${org}/invites/${invite}`);
+  const team = (await api("PUT", `/orgs/${org}/teams`, { title: "Team", members: [member.id] })).id as string;
+
+  // A pending email invitation, which the invitee is the caller of accept and decline for.
+  await api("POST", `/orgs/${org}/invites`, { emails: ["invitee@example.com"], role: "read" });
+  const invitations = (await api("GET", `/orgs/${org}/email-invites`)).items as { id: string }[];
+  // A second token of the owner's, so that deleting a real token need not delete the caller's.
+  const token = (await api("POST", `/users/${owner.id}/tokens`, { label: "spare" })).id as string;
+
+  const content = `/spaces/${space}/content`;
+  const page = await api("POST", `${content}/pages`, {
+    title: "Guide",
+    slug: "guide",
+    markdown: "# Guide\n\nText [x](https://example.com)",
+  });
+  const child = await api("POST", `${content}/pages`, {
+    title: "Child",
+    slug: "child",
+    parent: page.id,
+    markdown: "child",
+  });
+  const file = await api("POST", `${content}/files`, {
+    name: "a.txt",
+    contentType: "text/plain",
+    data: btoa("hello"),
+  });
+  const revision = (await api("GET", content)).id as string;
+
+  const cr = (await api("POST", `/spaces/${space}/change-requests`, { subject: "CR" })).id as string;
+  const crContent = `/spaces/${space}/change-requests/${cr}/content`;
+  const crPage = await api("POST", `${crContent}/pages`, {
+    title: "Draft",
+    slug: "draft",
+    markdown: "draft",
+  });
+  const crFile = await api("POST", `${crContent}/files`, {
+    name: "b.txt",
+    contentType: "text/plain",
+    data: btoa("b"),
+  });
+
+  const comment = (await api("POST", `/spaces/${space}/comments`, { page: page.id, body: { markdown: "c" } }))
+    .id as string;
+  const reply = (
+    await api("POST", `/spaces/${space}/comments/${comment}/replies`, { body: { markdown: "r" } })
+  ).id as string;
+  const crComment = (
+    await api("POST", `/spaces/${space}/change-requests/${cr}/comments`, { body: { markdown: "c" } })
+  ).id as string;
+  const crReply = (
+    await api("POST", `/spaces/${space}/change-requests/${cr}/comments/${crComment}/replies`, {
+      body: { markdown: "r" },
+    })
+  ).id as string;
+
+  // Routes outside the registry: a file download and a PDF export, named by their URLs.
+  const download = new URL(file.downloadURL as string).pathname.split("/");
+  const pdf = new URL((await api("GET", `/spaces/${space}/change-requests/${cr}/pdf`)).url as string)
+    .pathname;
+
+  /** Real values for each path parameter name; the first of each is the main target. */
+  const ids: Record<string, string[]> = {
+    organizationId: [org, otherOrg],
+    userId: [owner.id, member.id, invitee.id],
+    invitationId: invitations.map((invitation) => invitation.id),
+    tokenId: [token],
+    inviteId: [invite],
+    teamId: [team],
+    collectionId: [collection],
+    spaceId: [space, otherSpace],
+    pageId: [page.id as string, child.id as string, crPage.id as string],
+    pagePath: ["guide", "guide/child", "draft"],
+    fileId: [file.id as string, crFile.id as string],
+    revisionId: [revision],
+    changeRequestId: [cr],
+    commentId: [comment, crComment],
+    commentReplyId: [reply, crReply],
+    versionId: [download.at(-2) ?? ""],
+    name: [decodeURIComponent(download.at(-1) ?? ""), "x.svg"],
+    exportFile: [pdf.split("/").at(-1) ?? ""],
+  };
+  /**
+   * Well-formed reads over everything stored: what one accepted write must not break for the
+   * rest of the organization (issue 9, defect 3: one page broke search for everyone).
+   */
+  const reads = [
+    `/orgs/${org}/search?query=guide`,
+    `/spaces/${space}/search?query=guide`,
+    `/spaces/${space}/links`,
+    `/spaces/${space}/content/pages`,
+    `/spaces/${space}/content/page/${page.id}?format=document`,
+    `/spaces/${space}/content/page/${page.id}/backlinks`,
+    `/spaces/${space}/comments?format=document`,
+    `/spaces/${space}/change-requests/${cr}/links`,
+    `/spaces/${space}/change-requests/${cr}/content/pages`,
+  ];
+  return { test, recording, errors, owner, member, invitee, ids, reads };
+}
