@@ -1,5 +1,6 @@
 import { IttyRouter, type IRequest } from "itty-router";
 import { invoke, type Outcome } from "../core/invoke.js";
+import { readCapped } from "../core/shared/bytes.js";
 import type { AnyOperation } from "../core/registry.js";
 import { badRequest, DocsbaseError, isDocsbaseError, unauthorized } from "../core/shared/errors.js";
 import type { Caller, Context } from "../core/shared/world.js";
@@ -148,31 +149,13 @@ async function readJson(request: Request, maxBytes: number): Promise<unknown> {
 }
 
 /** Reads the body, stopping as soon as it passes the limit (Content-Length may be absent or false). */
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read().catch((error: unknown) => {
-      // The client went away or timed out mid-body: its fault, not a server error.
-      throw badRequest(`body: could not be read (${(error as Error).message})`);
-    });
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (!request.body) return Promise.resolve(new Uint8Array());
+  return readCapped(request.body, maxBytes, {
+    tooLarge: () => tooLarge(maxBytes),
+    // The client went away or timed out mid-body: its fault, not a server error.
+    readError: (error) => badRequest(`body: could not be read (${(error as Error).message})`),
+  });
 }
 
 const tooLarge = (maxBytes: number) =>

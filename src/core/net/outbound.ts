@@ -1,3 +1,4 @@
+import { readCapped } from "../shared/bytes.js";
 import { classifyAddress } from "./ip.js";
 import { OutboundError } from "./outbound-error.js";
 import { NoResolverError, runtimeResolver, type ResolveHost } from "./resolve.js";
@@ -129,7 +130,7 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchFunction {
       throw tooLarge();
     }
     const body = head || NULL_BODY_STATUSES.has(response.status) ? null : response.body;
-    const bytes = body ? await readAtMost(body, maxBytes, tooLarge, signal) : null;
+    const bytes = body ? await readCapped(body, maxBytes, { tooLarge, signal }) : null;
     const headers = new Headers(response.headers);
     // The body is decoded now, and its length is what was read.
     headers.delete("content-encoding");
@@ -251,41 +252,6 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchFunction {
       callerSignal.removeEventListener("abort", onCallerAbort);
     }
   };
-}
-
-async function readAtMost(
-  stream: ReadableStream<Uint8Array>,
-  maxBytes: number,
-  tooLarge: () => Error,
-  signal: AbortSignal,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = stream.getReader();
-  // A transport that ignores the signal still stops streaming once the deadline passes.
-  const stop = () => void reader.cancel().catch(() => {});
-  signal.addEventListener("abort", stop, { once: true });
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) throw tooLarge();
-      chunks.push(value);
-    }
-  } catch (error) {
-    await reader.cancel().catch(() => {});
-    throw error;
-  } finally {
-    signal.removeEventListener("abort", stop);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 function messageOf(error: unknown): string {
