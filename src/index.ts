@@ -48,17 +48,7 @@ export { keyed } from "./core/registry.js";
 export type { Scope, TransactionMode } from "./core/registry.js";
 export type { HostIdentity } from "./docsbase.js";
 export { createStorage } from "./core/storage/kit.js";
-export type {
-  BufferedEngine,
-  BufferedTransaction,
-  DirectEngine,
-  DirectTransaction,
-  EngineQuery,
-  EngineRange,
-  EngineReader,
-  StorageEngine,
-  TableWrites,
-} from "./core/storage/engine.js";
+export type * from "./core/storage/engine.js";
 export { onCollection, onCollectionIfPresent } from "./core/collections/access.js";
 export { onChangeRequest, onContent } from "./core/content/access.js";
 export { onTeam } from "./core/teams/access.js";

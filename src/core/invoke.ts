@@ -3,7 +3,6 @@ import { Reply, type AnyOperation } from "./registry.js";
 import { badRequest, unauthorized } from "./shared/errors.js";
 import { describeIssues } from "./shared/schema.js";
 import type { Context } from "./shared/world.js";
-import type { ReadTransaction } from "./storage/port.js";
 
 /** Unvalidated input, as it arrives from HTTP or from the in-process client. */
 export interface RawInput {
@@ -24,8 +23,8 @@ const EMPTY = z.object({});
 /**
  * Validates raw input against an operation's schemas, resolves its access rule and runs it. HTTP
  * and the in-process client both come through here, so they accept and refuse exactly the same
- * input. The rule resolves in the operation's own transaction (or, for `transaction: "none"`, in
- * a read transaction of its own), so `run` works on exactly what was checked.
+ * input. The rule resolves in the operation's own transaction, so `run` works on exactly what was
+ * checked.
  */
 export async function invoke(operation: AnyOperation, context: Context, raw: RawInput): Promise<Outcome> {
   if (operation.access.authenticated && !context.caller) throw unauthorized();
@@ -33,17 +32,10 @@ export async function invoke(operation: AnyOperation, context: Context, raw: Raw
   const query = parse("query", operation.query ?? EMPTY, raw.query);
   const body = operation.body ? parse("body", operation.body, raw.body) : undefined;
   const input = { params, query, body };
-  const resolve = (tx: ReadTransaction) => operation.access.resolve(tx, context, params);
-  let result: unknown;
-  if (operation.transaction === "none") {
-    const loaded = await context.storage.read(resolve);
-    result = await operation.run({ ...context, ...loaded, tx: undefined }, input);
-  } else {
-    const transaction = operation.transaction === "write" ? context.storage.write : context.storage.read;
-    result = await transaction.call(context.storage, async (tx) =>
-      operation.run({ ...context, ...(await resolve(tx)), tx }, input),
-    );
-  }
+  const transaction = operation.transaction === "write" ? context.storage.write : context.storage.read;
+  const result: unknown = await transaction.call(context.storage, async (tx) =>
+    operation.run({ ...context, ...(await operation.access.resolve(tx, context, params)), tx }, input),
+  );
   if (result instanceof Reply) return { status: result.status, body: result.body, headers: result.headers };
   return { status: operation.status ?? 200, body: result, headers: {} };
 }

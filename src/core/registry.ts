@@ -43,19 +43,13 @@ export interface OperationInput<P extends AnyObjectSchema, Q extends AnyObjectSc
 }
 
 /**
- * Where `run` executes. `read` and `write` (the defaults for GET and for other methods): inside one
- * storage transaction that the access rule also resolved in, handed to `run` as `tx`. `none`: the
- * rule resolves in a read transaction of its own and `run` opens its own transactions, for work
- * that must not hold one (rendering a PDF, building a search index).
+ * The transaction `run` executes in: one storage transaction that the access rule also resolved
+ * in, handed to `run` as `tx`. `read` by default for GET, `write` for the other methods.
  */
-export type TransactionMode = "read" | "write" | "none";
+export type TransactionMode = "read" | "write";
 
 /** The transaction `run` receives for a mode. */
-export type TransactionOf<T extends TransactionMode> = T extends "write"
-  ? WriteTransaction
-  : T extends "read"
-    ? ReadTransaction
-    : undefined;
+export type TransactionOf<T extends TransactionMode> = T extends "write" ? WriteTransaction : ReadTransaction;
 
 /** What `run` receives: the context, the transaction, and what the access rule loaded. */
 export type Scope<L extends object, T extends TransactionMode> = Context &
@@ -155,8 +149,9 @@ export function defineOperation<
   L extends object = object,
   const T extends TransactionMode = M extends "get" ? "read" : "write",
 >(operation: OperationDeclaration<Id, M, P, Q, B, R, L, T>): Operation<Id, P, Q, B, R, L, T> {
-  const transaction = operation.transaction ?? (operation.method === "get" ? "read" : "write");
-  return { ...operation, transaction } as Operation<Id, P, Q, B, R, L, T>;
+  // T's default is the same rule, spelled for the compiler.
+  const transaction = (operation.transaction ?? (operation.method === "get" ? "read" : "write")) as T;
+  return { ...operation, transaction };
 }
 
 /** Any registered operation, erased for generic loops (HTTP, OpenAPI, client). */

@@ -65,13 +65,6 @@ export async function findSpace(
   return { space, membership, role };
 }
 
-/** Like {@link findSpace} for a live space, with 404 when it does not exist. */
-export async function requireSpace(tx: ReadTransaction, context: Context, id: string): Promise<SpaceAccess> {
-  const access = await findSpace(tx, context, id);
-  if (!access) throw notFound(`Space "${id}" not found`);
-  return access;
-}
-
 /** The space as this member sees it. */
 export async function presentSpace(
   tx: ReadTransaction,
