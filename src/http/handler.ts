@@ -175,6 +175,11 @@ function render(outcome: Outcome): Response {
 }
 
 function renderError(error: unknown, request: Request, options: HandlerOptions): Response {
+  if (isDocsbaseError(error) && error.code === "unavailable") {
+    // The storage is down or overloaded: the operator hears of it, the client is told to come back.
+    (options.onError ?? defaultOnError)(error, request);
+    return errorResponse(503, error.message, { "retry-after": "1" });
+  }
   if (isDocsbaseError(error)) return errorResponse(STATUS_OF[error.code], error.message);
   if (error instanceof RateLimitedError) return errorResponse(429, error.message, error.headers);
   (options.onError ?? defaultOnError)(error, request);

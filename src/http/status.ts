@@ -12,6 +12,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unavailable: 503,
 };
 
 /** The reference error body: `{"error": {"code": <status>, "message": "..."}}`. */

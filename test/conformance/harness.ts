@@ -6,9 +6,11 @@ import { join } from "node:path";
 import "fake-indexeddb/auto";
 import { indexedDbStorage } from "../../src/adapters/indexeddb/index.js";
 import { memoryStorage } from "../../src/adapters/memory/index.js";
+import { postgresStorage } from "../../src/adapters/postgres/index.js";
 import { sqliteStorage } from "../../src/adapters/sqlite/index.js";
 import type { Storage } from "../../src/core/storage/port.js";
 import { createTestDocsbase, type TestDocsbase } from "../../src/testing/double.js";
+import { freshDatabase } from "../support/postgres.js";
 import { referenceAjv, referenceSpec, type ReferenceOperation } from "../support/reference.js";
 
 /**
@@ -86,9 +88,12 @@ const ERROR_BODY = ajv.compile({
   },
 });
 
-export type StorageKind = "memory" | "sqlite" | "indexeddb";
-/** Every adapter runs every conformance file (IndexedDB on fake-indexeddb under Node). */
-export const STORAGE_KINDS: StorageKind[] = ["memory", "sqlite", "indexeddb"];
+export type StorageKind = "memory" | "sqlite" | "indexeddb" | "postgres";
+/**
+ * Every adapter runs every conformance file (IndexedDB on fake-indexeddb under Node, PostgreSQL
+ * on the run's own server, a new database per harness).
+ */
+export const STORAGE_KINDS: StorageKind[] = ["memory", "sqlite", "indexeddb", "postgres"];
 let databases = 0;
 
 export interface Harness {
@@ -118,6 +123,8 @@ export async function createHarness(
   if (kind === "sqlite") {
     directory = mkdtempSync(join(tmpdir(), "docsbase-conformance-"));
     storage = sqliteStorage({ filename: join(directory, "db.sqlite") });
+  } else if (kind === "postgres") {
+    storage = postgresStorage({ connectionString: await freshDatabase("conformance"), poolSize: 4 });
   } else if (kind === "indexeddb") {
     storage = indexedDbStorage({ name: `docsbase-conformance-${process.pid}-${++databases}` });
   } else {

@@ -7,6 +7,7 @@ import { toUser, type User } from "../users/schemas.js";
 import { groupReactions } from "./bookkeeping.js";
 import type { BodyFormat, Comment, CommentReply } from "./schemas.js";
 import { commentPermissions, type Thread } from "./thread.js";
+import { fnv1a } from "../shared/digest.js";
 
 /**
  * Presents comments and replies as the caller sees them, loading each user once per request.
@@ -82,7 +83,9 @@ export class CommentPresenter {
   private body(record: CommentRecord | CommentReplyRecord): Comment["body"] {
     if (this.format !== "document") return { markdown: record.markdown };
     const kind = "comment" in record ? "reply" : "comment";
-    const key = `document:${kind}:${record.id}:${record.editedAt ?? record.postedAt}`;
+    // The text's digest beside its edit time: two edits stamped alike (by instances whose clocks
+    // disagree) still get entries of their own.
+    const key = `document:${kind}:${record.id}:${record.editedAt ?? record.postedAt}:${fnv1a(record.markdown)}`;
     let document = this.world.cache.get(key) as Record<string, unknown> | undefined;
     if (!document) {
       document = markdownToDocument(record.markdown) as unknown as Record<string, unknown>;

@@ -12,7 +12,9 @@ export type ErrorCode =
   | "gone"
   | "precondition_failed"
   | "payload_too_large"
-  | "unsupported_media_type";
+  | "unsupported_media_type"
+  /** The storage could not serve the request now (unreachable, or too busy to commit): retry later. */
+  | "unavailable";
 
 export class DocsbaseError extends Error {
   override readonly name = "DocsbaseError";
@@ -30,6 +32,7 @@ export const unauthorized = (message = "A valid bearer token is required") =>
 export const forbidden = (message: string) => new DocsbaseError("forbidden", message);
 export const notFound = (message: string) => new DocsbaseError("not_found", message);
 export const conflict = (message: string) => new DocsbaseError("conflict", message);
+export const unavailable = (message: string) => new DocsbaseError("unavailable", message);
 export const preconditionFailed = (message: string) => new DocsbaseError("precondition_failed", message);
 
 export function isDocsbaseError(error: unknown): error is DocsbaseError {

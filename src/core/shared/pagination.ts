@@ -3,6 +3,7 @@ import type { IndexValue, ReadTransaction, StoredRecord, Table } from "../storag
 import { compareTuples } from "../storage/order.js";
 import { badRequest } from "./errors.js";
 import { queryInteger } from "./schema.js";
+import { fnv1a } from "./digest.js";
 
 /**
  * Pagination of list operations (SPEC.md, Conventions 2): `{next: {page}, count, items}`.
@@ -157,7 +158,7 @@ function scopeOf(
 }
 
 function encodeCursor(position: readonly IndexValue[], scope: string): string {
-  return base64UrlEncode(JSON.stringify({ p: position, s: hash(scope) }));
+  return base64UrlEncode(JSON.stringify({ p: position, s: fnv1a(scope) }));
 }
 
 function decodeCursor(token: string, scope: string): IndexValue[] {
@@ -166,22 +167,12 @@ function decodeCursor(token: string, scope: string): IndexValue[] {
     const valid =
       Array.isArray(decoded.p) &&
       decoded.p.every((value) => typeof value === "string" || typeof value === "number") &&
-      decoded.s === hash(scope);
+      decoded.s === fnv1a(scope);
     if (valid) return decoded.p as IndexValue[];
   } catch {
     // Fall through to the client error below.
   }
   throw badRequest("query.page: not a page token of this list");
-}
-
-/** A short non-cryptographic digest (FNV-1a): tokens only need to detect a list mismatch. */
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(36);
 }
 
 function base64UrlEncode(text: string): string {

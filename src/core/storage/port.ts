@@ -108,6 +108,9 @@ export interface WriteTransaction extends ReadTransaction {
  * - Transaction bodies do storage work and pure computation only. They must not call `read` or
  *   `write` again (adapters may serialize transactions, so nesting would wait forever) and must not
  *   await network I/O (IndexedDB commits a transaction that is left idle).
+ * - A write body may run more than once: an adapter whose database refuses a commit for
+ *   serialization (PostgreSQL) rolls back and calls it again. Only the run that commits counts,
+ *   so a body must not act outside its transaction in a way a second run would repeat.
  */
 export interface Storage {
   /** Creates missing tables and indexes. Idempotent; called once by core before any transaction. */
