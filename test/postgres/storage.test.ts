@@ -83,6 +83,30 @@ describe("postgres adapter", () => {
     await Promise.all([one.close(), two.close()]);
   });
 
+  it("answers gets started together as the body asked, a write between them included", async () => {
+    const storage = postgresStorage({ connectionString: url, schema: nextSchema() });
+    await storage.init(contractSchema);
+    const odd = ["q'uote", "back\\slash", "{brace}", "com,ma", 'dou"ble', "nul\u0000l"];
+    await storage.write(async (tx) => {
+      for (const id of ["a", "b", ...odd]) await tx.put(items, { id, rank: 1 });
+    });
+    const seen = await storage.write(async (tx) => {
+      const before = ["a", "missing", "a", "b", ...odd].map((id) => tx.get(items, id));
+      const write = tx.put(items, { id: "a", rank: 2 });
+      const after = [tx.get(items, "a"), tx.get(counters, "a"), tx.get(items, "b")];
+      const [first, ...rest] = await Promise.all([Promise.all(before), write, Promise.all(after)]);
+      return { before: first, after: rest[1] };
+    });
+    expect(seen.before.map((item) => item?.rank)).toEqual([1, undefined, 1, 1, ...odd.map(() => 1)]);
+    expect(seen.before.slice(4).map((item) => item?.id)).toEqual(odd);
+    expect(seen.after.map((item) => (item as { rank?: number } | undefined)?.rank)).toEqual([
+      2,
+      undefined,
+      1,
+    ]);
+    await storage.close();
+  });
+
   it("creates the tables once when several instances start together", async () => {
     const name = nextSchema();
     const storages = Array.from({ length: 4 }, () =>

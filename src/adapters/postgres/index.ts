@@ -22,6 +22,7 @@ import {
   SCHEMA_VERSION,
   selectCount,
   selectDoc,
+  selectDocs,
   selectList,
   upsert,
 } from "./sql.js";
@@ -89,10 +90,24 @@ class Retry extends Error {
   }
 }
 
+/**
+ * `get`s of one table that go to the database as one query: keys join while the batch is the last
+ * statement asked for (so a get never overtakes a write asked for before it), and the query takes
+ * the keys present when its turn comes.
+ */
+interface GetBatch {
+  readonly table: TableSchema;
+  readonly keys: Set<string>;
+  /** Escaped key to JSON text, for the keys found. */
+  docs: Promise<Map<string, string>>;
+}
+
 /** The statements of one table, made once per storage. */
 interface TableSql {
   readonly fields: readonly string[];
   readonly get: string;
+  /** `get` of several keys at once (`$1` an array). */
+  readonly getMany: string;
   readonly put: string;
   readonly delete: string;
 }
@@ -150,8 +165,9 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
       sql = {
         fields,
         get: selectDoc(dbSchema, table),
+        getMany: selectDocs(dbSchema, table),
         put: upsert(dbSchema, table, fields),
-        delete: remove(dbSchema, table),
+        delete: `${remove(dbSchema, table)} RETURNING 1 AS gone`,
       };
       statements.set(table.name, sql);
     }
@@ -164,41 +180,65 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
    * something else (a body that caught the failure, or PostgreSQL's "transaction is aborted").
    */
   const operations = (client: PostgresClient, state: { retry: boolean }): DirectTransaction => {
-    // One statement at a time on the connection: bodies may start several reads at once
-    // (`Promise.all`), and a client must not be handed a query while another is running.
+    // One statement at a time on the connection, in the order the body asked for them: bodies may
+    // start several reads at once (`Promise.all`), and a client must not be handed a query while
+    // another is running. `statement` is called when its turn comes.
     let previous: Promise<unknown> = Promise.resolve();
-    const run = (text: string, values: readonly unknown[]) => {
-      const result = previous.then(() =>
-        client.query(text, values).catch((error: unknown) => {
+    // The `get`s asked for since the last other statement, on one table: they go as one query.
+    let batch: GetBatch | undefined;
+    const run = (statement: () => readonly [string, readonly unknown[]]) => {
+      batch = undefined;
+      return enqueue(statement);
+    };
+    const enqueue = (statement: () => readonly [string, readonly unknown[]]) => {
+      const result = previous.then(() => {
+        const [text, values] = statement();
+        return client.query(text, values).catch((error: unknown) => {
           if (RETRYABLE.has(sqlState(error) as string)) state.retry = true;
           throw error;
-        }),
-      );
+        });
+      });
       previous = result.catch(() => undefined);
       return result;
     };
     return {
       async get(table, key) {
-        const { rows } = await run(sqlOf(table).get, [escapeKey(key)]);
-        return rows.length ? JSON.parse(rows[0]!["doc"] as string) : undefined;
+        const escaped = escapeKey(key);
+        if (batch?.table !== table) {
+          const open: GetBatch = { table, keys: new Set(), docs: undefined as never };
+          open.docs = enqueue(() => {
+            if (batch === open) batch = undefined;
+            const keys = [...open.keys];
+            return keys.length === 1 ? [sqlOf(table).get, keys] : [sqlOf(table).getMany, [keys]];
+          }).then(({ rows }) => {
+            if (open.keys.size === 1)
+              return new Map(rows.map((row) => [[...open.keys][0]!, row["doc"] as string]));
+            return new Map(rows.map((row) => [row["pk"] as string, row["doc"] as string]));
+          });
+          batch = open;
+        }
+        const current = batch;
+        current.keys.add(escaped);
+        const doc = (await current.docs).get(escaped);
+        return doc === undefined ? undefined : JSON.parse(doc);
       },
       async list(table, query) {
         const { sql, params } = selectList(dbSchema, table, query);
-        const { rows } = await run(sql, params);
+        const { rows } = await run(() => [sql, params]);
         return rows.map((row) => JSON.parse(row["doc"] as string));
       },
       async count(table, range) {
         const { sql, params } = selectCount(dbSchema, table, range);
-        const { rows } = await run(sql, params);
+        const { rows } = await run(() => [sql, params]);
         return Number(rows[0]!["n"]);
       },
       async put(table, key, json) {
         const { fields, put } = sqlOf(table);
         const keys = fields.length ? keyValues(JSON.parse(json) as Record<string, unknown>, fields) : [];
-        await run(put, [escapeKey(key), json, ...keys]);
+        await run(() => [put, [escapeKey(key), json, ...keys]]);
       },
       async delete(table, key) {
-        const { rows } = await run(`${sqlOf(table).delete} RETURNING 1 AS gone`, [escapeKey(key)]);
+        const { rows } = await run(() => [sqlOf(table).delete, [escapeKey(key)]]);
         return rows.length > 0;
       },
     };

@@ -138,6 +138,8 @@ export function upsert(dbSchema: string, table: TableSchema, fields: readonly st
 
 export const selectDoc = (dbSchema: string, table: TableSchema) =>
   `SELECT doc FROM ${qualified(dbSchema, table.name)} WHERE pk = $1`;
+export const selectDocs = (dbSchema: string, table: TableSchema) =>
+  `SELECT pk, doc FROM ${qualified(dbSchema, table.name)} WHERE pk = ANY($1::text[])`;
 export const remove = (dbSchema: string, table: TableSchema) =>
   `DELETE FROM ${qualified(dbSchema, table.name)} WHERE pk = $1`;
 

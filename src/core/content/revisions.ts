@@ -51,15 +51,19 @@ export async function loadRevision(
     if (!base) throw new Error(`Revision ${id} lost its base ${record.base}`);
     content = await applyDelta(tx, record, base, record.delta);
   } else {
-    const pages = new Map<string, PageVersionRecord>();
-    const files = new Map<string, FileVersionRecord>();
-    for (const [page, version] of Object.entries(record.snapshot?.pages ?? {})) {
-      pages.set(page, await requireVersion(tx, pageVersionsTable, version));
-    }
-    for (const [file, version] of Object.entries(record.snapshot?.files ?? {})) {
-      files.set(file, await requireVersion(tx, fileVersionsTable, version));
-    }
-    content = { record, pages, files };
+    // All reads at once: an adapter with a network round trip per statement (PostgreSQL) sends them
+    // as one query.
+    const load = <R extends object>(table: Table<R>, versions: Record<string, string>) =>
+      Promise.all(
+        Object.entries(versions).map(
+          async ([id, version]) => [id, await requireVersion(tx, table, version)] as const,
+        ),
+      );
+    const [pages, files] = await Promise.all([
+      load(pageVersionsTable, record.snapshot?.pages ?? {}),
+      load(fileVersionsTable, record.snapshot?.files ?? {}),
+    ]);
+    content = { record, pages: new Map(pages), files: new Map(files) };
   }
   world.cache.set(cacheKey(id), content);
   return content;
