@@ -35,15 +35,16 @@ describe("built package", () => {
       import { createDocsbase } from "docsbase";
       import { memoryStorage } from "docsbase/adapters/memory";
       import { sqliteStorage } from "docsbase/adapters/sqlite";
+      import { postgresStorage } from "docsbase/adapters/postgres";
       import { createTestDocsbase } from "docsbase/testing";
       const docsbase = createDocsbase({ storage: memoryStorage() });
       await docsbase.bootstrap({ token: "dbt_package_test_token" });
       const response = await docsbase.fetch(new Request("http://localhost/v1/user", {
         headers: { authorization: "Bearer dbt_package_test_token" } }));
       const test = await createTestDocsbase();
-      console.log(response.status, typeof sqliteStorage, typeof test.fetch);
+      console.log(response.status, typeof sqliteStorage, typeof postgresStorage, typeof test.fetch);
     `);
-    expect(output.trim()).toBe("200 function function");
+    expect(output.trim()).toBe("200 function function function");
   });
 
   it("runs the docsbase binary", () => {

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { isDocsbaseError } from "../core/shared/errors.js";
 import { startServer, type ServerTimeouts } from "./serve.js";
 
-const USAGE = `Usage: docsbase serve [--port 8787] [--host 127.0.0.1] [--db ./docsbase.sqlite | --memory]
+const USAGE = `Usage: docsbase serve [--port 8787] [--host 127.0.0.1]
+                      [--db ./docsbase.sqlite | --memory | --postgres URL [--pool-size 10]]
                       [--base-url URL] [--allow-private-network]
                       [--trust-proxy HOPS] [--no-rate-limit]
                       [--timeouts headers=20,request=60,idle=30,keep-alive=5]
@@ -10,6 +12,8 @@ const USAGE = `Usage: docsbase serve [--port 8787] [--host 127.0.0.1] [--db ./do
 Serves the docsbase /v1 API. On an empty database it creates the operator user and prints its
 token once; set DOCSBASE_ADMIN_TOKEN to choose the operator's token instead (a start with another
 value revokes the previous operator token).
+--postgres (or DOCSBASE_DATABASE_URL) stores data in PostgreSQL, which several servers may share
+(docs/scaling.md); --pool-size (or DOCSBASE_POOL_SIZE) sets its number of connections.
 --allow-private-network (or DOCSBASE_ALLOW_PRIVATE_NETWORK=1) lets outbound HTTP reach loopback
 and private addresses, for local development.
 --trust-proxy takes client addresses from X-Forwarded-For, written by HOPS proxies in front;
@@ -36,6 +40,8 @@ export async function main(argv: string[]): Promise<number> {
         host: { type: "string", default: "127.0.0.1" },
         db: { type: "string", default: "./docsbase.sqlite" },
         memory: { type: "boolean", default: false },
+        postgres: { type: "string" },
+        "pool-size": { type: "string" },
         "base-url": { type: "string" },
         "allow-private-network": { type: "boolean", default: false },
         "trust-proxy": { type: "string" },
@@ -63,6 +69,25 @@ export async function main(argv: string[]): Promise<number> {
     console.error(timeouts);
     return 1;
   }
+  const postgres = values.postgres ?? (process.env["DOCSBASE_DATABASE_URL"] || undefined);
+  if (postgres !== undefined && !/^postgres(ql)?:\/\//.test(postgres)) {
+    console.error(`--postgres must be a postgres:// or postgresql:// URL`);
+    return 1;
+  }
+  if (postgres !== undefined && values.memory) {
+    console.error("--memory and --postgres (or DOCSBASE_DATABASE_URL) cannot be used together");
+    return 1;
+  }
+  const poolText = values["pool-size"] ?? (process.env["DOCSBASE_POOL_SIZE"] || undefined);
+  const poolSize = poolText === undefined ? undefined : Number(poolText);
+  if (poolSize !== undefined && (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000)) {
+    console.error(`--pool-size must be an integer from 1 to 1000, got "${poolText}"`);
+    return 1;
+  }
+  if (poolSize !== undefined && postgres === undefined) {
+    console.error("--pool-size needs --postgres (or DOCSBASE_DATABASE_URL)");
+    return 1;
+  }
   const adminToken = process.env["DOCSBASE_ADMIN_TOKEN"] || undefined;
   if (adminToken !== undefined && adminToken.length < 16) {
     console.error("DOCSBASE_ADMIN_TOKEN must be at least 16 characters long");
@@ -80,6 +105,8 @@ export async function main(argv: string[]): Promise<number> {
     host: values.host,
     db: values.db,
     memory: values.memory,
+    ...(postgres !== undefined ? { postgres } : {}),
+    ...(poolSize !== undefined ? { poolSize } : {}),
     ...(values["base-url"] ? { baseUrl: values["base-url"] } : {}),
     ...(adminToken ? { adminToken } : {}),
     allowPrivateNetwork,
@@ -135,7 +162,8 @@ main(process.argv.slice(2)).then(
     if (code !== 0) process.exit(code);
   },
   (error: unknown) => {
-    console.error("docsbase:", error);
+    // A failure docsbase explains (the database cannot be reached) needs no stack trace.
+    console.error("docsbase:", isDocsbaseError(error) ? error.message : error);
     process.exit(1);
   },
 );

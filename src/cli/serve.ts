@@ -2,7 +2,9 @@ import type { HttpBindings, ServerType } from "@hono/node-server";
 import type { Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { memoryStorage } from "../adapters/memory/index.js";
+import { postgresStorage } from "../adapters/postgres/index.js";
 import { sqliteStorage } from "../adapters/sqlite/index.js";
+import type { ResourceModule } from "../core/module.js";
 import { createDocsbase, type Docsbase } from "../docsbase.js";
 import { DOT_SEGMENT_MESSAGE, hasDotSegment } from "../http/paths.js";
 import type { RateLimitOptions } from "../http/rate-limit.js";
@@ -11,9 +13,20 @@ import { errorResponse } from "../http/status.js";
 export interface ServeOptions {
   readonly port: number;
   readonly host: string;
-  /** SQLite file; ignored with `memory`. */
+  /** SQLite file; ignored with `memory` or `postgres`. */
   readonly db: string;
   readonly memory: boolean;
+  /**
+   * PostgreSQL connection URL (`--postgres`, `DOCSBASE_DATABASE_URL`): several servers may share
+   * one database (docs/scaling.md). Takes precedence over `db` and `memory`.
+   */
+  readonly postgres?: string;
+  /** Connections in the PostgreSQL pool (`--pool-size`). Default 10. */
+  readonly poolSize?: number;
+  /** How long a server holds a claimed background job before another may take it over. Default 5 min. */
+  readonly jobLeaseMs?: number;
+  /** Resource modules of the host's own, mounted beside docsbase's (see `createDocsbase`). */
+  readonly modules?: readonly ResourceModule[];
   /** Public base URL used in `urls`; defaults to `http://<host>:<port>`. */
   readonly baseUrl?: string;
   /** Operator token to register (from `DOCSBASE_ADMIN_TOKEN`). */
@@ -67,7 +80,14 @@ export interface RunningServer {
 /** Starts the standalone server: docsbase's fetch handler on Node's HTTP server. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
-  const storage = options.memory ? memoryStorage() : sqliteStorage({ filename: options.db });
+  const storage = options.postgres
+    ? postgresStorage({
+        connectionString: options.postgres,
+        ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
+      })
+    : options.memory
+      ? memoryStorage()
+      : sqliteStorage({ filename: options.db });
   // The base URL is only known once the port is bound (port 0 picks a free one), so the handler
   // is created lazily, before the first request can arrive. (`let`: assigned below, once the port is
   // bound, but declared here for the request handler to close over.)
@@ -134,7 +154,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     rateLimit: options.rateLimit ?? true,
     clientAddress: (request) => addresses.get(request),
     trustProxy: options.trustProxy ?? false,
+    ...(options.modules ? { modules: options.modules } : {}),
     jobs: {
+      ...(options.jobLeaseMs !== undefined ? { leaseMs: options.jobLeaseMs } : {}),
       onFailure(job, error) {
         const next = job.state === "dead" ? "kept as dead" : `retried at ${job.runAt}`;
         console.error(`docsbase: job ${job.type} ${job.id} failed (attempt ${job.attempts}), ${next}`, error);
@@ -148,7 +170,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   if (options.allowPrivateNetwork)
     log("Outbound HTTP may reach loopback and private addresses (allow-private-network)");
-  log(`docsbase listening on ${url} (${options.memory ? "in memory" : options.db})`);
+  log(`docsbase listening on ${url} (${describeStorage(options)})`);
   let shutdown: Promise<void> | undefined;
   return {
     url,
@@ -167,6 +189,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return shutdown;
     },
   };
+}
+
+/** Where the data lives, for the start line; a PostgreSQL URL without its password. */
+function describeStorage(options: ServeOptions): string {
+  if (options.postgres) {
+    try {
+      const url = new URL(options.postgres);
+      if (url.password) url.password = "***";
+      return `PostgreSQL ${url.toString()}`;
+    } catch {
+      return "PostgreSQL";
+    }
+  }
+  return options.memory ? "in memory" : options.db;
 }
 
 function sweepInterval(timeouts: ServerTimeouts): number {

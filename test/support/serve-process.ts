@@ -33,7 +33,7 @@ export async function buildCli(): Promise<{ readonly script: string; remove(): v
       outExtension: () => ({ js: ".mjs" }),
       format: ["esm"],
       target: "es2022",
-      external: ["@hono/node-server", "better-sqlite3"],
+      external: ["@hono/node-server", "better-sqlite3", "pg"],
       tsconfig: join(root, "tsconfig.build.json"),
       dts: false,
       sourcemap: false,
