@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
  * Runtime boundaries (STYLE.md, rule 6): the core, the HTTP handler, the memory adapter and the
  * test double import nothing runtime-specific, so they run on Node, Deno, Bun, browsers and
  * service workers. Node-only code lives in src/adapters/sqlite and src/cli; idb only in
- * src/adapters/indexeddb, which bundles for the browser too.
+ * src/adapters/indexeddb, which bundles for the browser too; pg only in src/adapters/postgres.
  */
 const root = join(import.meta.dirname, "..");
 const NODE_ONLY = [/^src\/cli\//, /\.test\.ts$/];
@@ -35,6 +35,19 @@ describe("runtime boundaries", () => {
         return FORBIDDEN.test(IDB_ONLY.test(path) ? source.replace(IDB_IMPORT, "") : source);
       });
     expect(offenders).toEqual([]);
+  });
+
+  it("pg is loaded by the PostgreSQL adapter only, and only when it makes its own pool", () => {
+    const PG = /(from\s+|import\s*\()\s*["']pg["']/;
+    const users = sourceFiles(join(root, "src"))
+      .map((path) => relative(root, path))
+      .filter((path) => !/\.test\.ts$/.test(path))
+      .filter((path) => PG.test(readFileSync(join(root, path), "utf8").replace(/\/\*[\s\S]*?\*\//g, "")));
+    expect(users).toEqual(["src/adapters/postgres/index.ts"]);
+    const adapter = readFileSync(join(root, "src/adapters/postgres/index.ts"), "utf8");
+    expect(adapter, "a static import would load pg for a caller passing its own pool").not.toMatch(
+      /from\s+["']pg["']/,
+    );
   });
 
   it("the browser bundle check fails on a node import (control)", async () => {
