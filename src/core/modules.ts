@@ -10,6 +10,7 @@ import { membersModule } from "./members/module.js";
 import { defineModule } from "./module.js";
 import { organizationsModule } from "./organizations/module.js";
 import { searchModule } from "./search/module.js";
+import { sitesModule } from "./sites/module.js";
 import { sequencesTable } from "./shared/sequence.js";
 import { spacesModule } from "./spaces/module.js";
 import { teamsModule } from "./teams/module.js";
@@ -37,4 +38,5 @@ export const MODULES = [
   searchModule,
   changeRequestsModule,
   commentsModule,
+  sitesModule,
 ] as const;

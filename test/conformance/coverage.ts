@@ -4,6 +4,15 @@
  * test/coverage.test.ts checks that together they cover every reference operation of the registry.
  */
 export const COVERAGE = {
+  sites: [
+    "listSites",
+    "createSite",
+    "getSiteById",
+    "updateSiteById",
+    "deleteSiteById",
+    "publishSite",
+    "unpublishSite",
+  ],
   change_requests: [
     "createChangeRequest",
     "getChangeRequestById",
