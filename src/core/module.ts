@@ -52,12 +52,23 @@ export type OperationsOf<Ms extends readonly ResourceModule[]> = UnionToIntersec
   Ms[number]["operations"]
 >;
 
+/** What {@link assemble} derives from a list of modules. */
+export interface Assembly<Ms extends readonly ResourceModule[]> {
+  readonly modules: Ms;
+  /** Every operation, keyed by its literal id. */
+  readonly operations: OperationsOf<Ms>;
+  readonly schema: { readonly tables: Table<object>[] };
+  readonly jobs: Record<string, JobHandler>;
+  /** Every module's hooks run as one, over the world `world()` returns when they run. */
+  lifecycle(world: () => World): Lifecycle;
+}
+
 /**
  * Everything derived from a list of modules: the registry, the tables, the job map and the
  * lifecycle. Fails on a duplicate operation id, table name or job type, so two modules cannot
  * silently shadow each other.
  */
-export function assemble<const Ms extends readonly ResourceModule[]>(modules: Ms) {
+export function assemble<const Ms extends readonly ResourceModule[]>(modules: Ms): Assembly<Ms> {
   const operations: Record<string, AnyOperation> = {};
   const tables: Table<object>[] = [];
   const jobs: Record<string, JobHandler> = {};

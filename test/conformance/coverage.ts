@@ -4,6 +4,38 @@
  * test/coverage.test.ts checks that together they cover every reference operation of the registry.
  */
 export const COVERAGE = {
+  site_structure: [
+    "listSiteSections",
+    "addSectionToSite",
+    "updateSiteSectionById",
+    "deleteSiteSectionById",
+    "moveSiteSection",
+    "listSiteSectionGroups",
+    "addSectionGroupToSite",
+    "updateSiteSectionGroupById",
+    "deleteSiteSectionGroupById",
+    "addSectionToGroup",
+    "removeSectionFromGroup",
+    "moveSiteSectionGroup",
+    "listSiteSpaces",
+    "addSpaceToSite",
+    "updateSiteSpaceById",
+    "deleteSiteSpaceById",
+    "moveSiteSpace",
+    "getSiteStructure",
+    "sortSiteStructure",
+  ],
+  site_sharing: [
+    "listSiteShareLinks",
+    "createSiteShareLink",
+    "updateSiteShareLinkById",
+    "deleteSiteShareLinkById",
+    "getSiteAdaptiveSchema",
+    "updateSiteAdaptiveSchema",
+    "listSiteAdaptiveTemplateConditions",
+    "getSitePublishingAuthById",
+    "regenerateSitePublishingAuthById",
+  ],
   sites: [
     "listSites",
     "createSite",

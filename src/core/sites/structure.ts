@@ -204,7 +204,10 @@ export async function removeSiteSpace(tx: WriteTransaction, siteSpace: SiteSpace
   const siblings = await siteSpacesOf(tx, siteSpace.site, siteSpace.section);
   await tx.delete(siteSpacesTable, siteSpace.id);
   if (!siteSpace.default) return;
-  const heir = successor(siblings, siblings.findIndex((sibling) => sibling.id === siteSpace.id));
+  const heir = successor(
+    siblings,
+    siblings.findIndex((sibling) => sibling.id === siteSpace.id),
+  );
   if (heir && heir.id !== siteSpace.id) await tx.put(siteSpacesTable, { ...heir, default: true });
 }
 
@@ -216,7 +219,10 @@ export async function removeSectionNode(tx: WriteTransaction, section: SiteSecti
   const { sections } = await loadTree(tx, section.site);
   await tx.delete(siteNodesTable, section.id);
   if (!section.default) return;
-  const heir = successor(sections, sections.findIndex((candidate) => candidate.id === section.id));
+  const heir = successor(
+    sections,
+    sections.findIndex((candidate) => candidate.id === section.id),
+  );
   if (heir && heir.id !== section.id) await tx.put(siteNodesTable, { ...heir, default: true });
 }
 
@@ -230,7 +236,10 @@ export async function purgeSiteSpaces(tx: WriteTransaction, _world: World, space
   for (const siteSpace of siteSpaces) {
     await removeSiteSpace(tx, siteSpace);
     if (!siteSpace.section) continue;
-    if ((await tx.count(siteSpacesTable, { index: "bySection", where: [siteSpace.site, siteSpace.section] })) > 0)
+    if (
+      (await tx.count(siteSpacesTable, { index: "bySection", where: [siteSpace.site, siteSpace.section] })) >
+      0
+    )
       continue;
     const section = await tx.get(siteNodesTable, siteSpace.section);
     if (section?.kind === "section") await removeSectionNode(tx, section);
