@@ -1,17 +1,24 @@
 /**
  * Benchmarks (`npm run bench`): storage adapters and the HTTP server, measured on this machine.
  * Figures go in docs/performance.md; no test depends on timing.
+ *
+ * PostgreSQL is a server of its own, started here by the tests' launcher (initdb into a temporary
+ * directory; fsync, synchronous_commit and full_page_writes off) and stopped at the end.
+ * `npm run bench -- postgres` runs only the PostgreSQL figures and the separate-process ones.
  */
 import autocannon from "autocannon";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { memoryStorage } from "../src/adapters/memory/index.js";
+import { postgresStorage } from "../src/adapters/postgres/index.js";
 import { sqliteStorage } from "../src/adapters/sqlite/index.js";
 import { startServer } from "../src/cli/serve.js";
 import type { Storage } from "../src/core/storage/port.js";
 import { defineTable } from "../src/core/storage/table.js";
 import { z } from "zod";
+import { createDatabase, startPostgres } from "../test/support/postgres-server.js";
+import { benchInstances } from "./instances.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -62,12 +69,13 @@ async function benchStorage(name: string, storage: Storage) {
   await storage.close();
 }
 
-async function benchHttp(memory: boolean) {
+async function benchHttp(storage: "memory" | "sqlite" | { postgres: string }) {
   const server = await startServer({
     port: 0,
     host: "127.0.0.1",
     db: join(directory, "http.sqlite"),
-    memory,
+    memory: storage === "memory",
+    ...(typeof storage === "object" ? storage : {}),
     adminToken: "dbt_bench_operator_token",
     // One token at full speed: the default per-caller limit would answer most requests 429.
     rateLimit: false,
@@ -87,14 +95,27 @@ async function benchHttp(memory: boolean) {
     duration: 10,
   });
   console.log(
-    `HTTP GET /v1/orgs/{id} (${memory ? "memory" : "sqlite"}, -c 50 -d 10)`.padEnd(44),
+    `HTTP GET /v1/orgs/{id} (${typeof storage === "object" ? "postgres" : storage}, -c 50 -d 10)`.padEnd(44),
     `${Math.round(result.requests.average).toLocaleString("en").padStart(10)} req/s, p99 ${result.latency.p99} ms, errors ${result.errors + result.non2xx}`,
   );
   await server.close();
 }
 
-await benchStorage("memory", memoryStorage());
-await benchStorage("sqlite", sqliteStorage({ filename: join(directory, "bench.sqlite") }));
-await benchHttp(true);
-await benchHttp(false);
-rmSync(directory, { recursive: true, force: true });
+const onlyPostgres = process.argv.includes("postgres");
+const postgres = await startPostgres();
+try {
+  if (!onlyPostgres) await benchStorage("memory", memoryStorage());
+  if (!onlyPostgres)
+    await benchStorage("sqlite", sqliteStorage({ filename: join(directory, "bench.sqlite") }));
+  await benchStorage(
+    "postgres",
+    postgresStorage({ connectionString: await createDatabase(postgres.url, "bench") }),
+  );
+  if (!onlyPostgres) await benchHttp("memory");
+  if (!onlyPostgres) await benchHttp("sqlite");
+  await benchHttp({ postgres: await createDatabase(postgres.url, "bench") });
+  await benchInstances({ postgresUrl: postgres.url, directory });
+} finally {
+  await postgres.stop();
+  rmSync(directory, { recursive: true, force: true });
+}
