@@ -62,7 +62,8 @@ export const createChangeRequest = defineOperation({
       space: space.id,
       organization: space.organization,
       number: await nextNumber(tx, space.id),
-      seq: await nextSequence(tx),
+      // Ordered across the organization (listChangeRequestsForOrganization).
+      seq: await nextSequence(tx, space.organization),
       status: body.status ?? "open",
       subject: body.subject ?? "",
       createdBy: requireCaller(scope).userId,

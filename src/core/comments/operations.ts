@@ -90,7 +90,7 @@ function familyOperations<F extends Family>(family: F) {
         id: scope.ids(),
         space: thread.space,
         changeRequest: thread.changeRequestId,
-        seq: await nextSequence(tx),
+        seq: await nextSequence(tx, thread.space),
         status: "open",
         page: body.page ?? "",
         ...(body.node ? { node: body.node } : {}),

@@ -90,7 +90,7 @@ export function replyOperations<F extends Family>(family: F) {
         comment: comment.id,
         space: thread.space,
         changeRequest: thread.changeRequestId,
-        seq: await nextSequence(tx),
+        seq: await nextSequence(tx, thread.space),
         postedBy: thread.caller.userId,
         postedAt: scope.clock().toISOString(),
         markdown: body.body,

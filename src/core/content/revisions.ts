@@ -163,7 +163,7 @@ export async function commitRevision(
   const common = {
     id: world.ids(),
     space: input.space,
-    seq: await nextSequence(tx),
+    seq: await nextSequence(tx, input.space),
     parents: [...(input.base ? [input.base.record.id] : []), ...(input.otherParents ?? [])],
     createdAt: world.clock().toISOString(),
     type: input.type ?? "edits",

@@ -48,7 +48,7 @@ export async function putTeamMember(
         team: team.id,
         organization: team.organization,
         user,
-        seq: await nextSequence(tx),
+        seq: await nextSequence(tx, team.organization),
         role: role ?? "member",
         addedAt: world.clock().toISOString(),
       };

@@ -102,7 +102,7 @@ export const createOrganizationTeam = defineOperation({
     const team: TeamRecord = {
       id: scope.ids(),
       organization: organizationId,
-      seq: await nextSequence(tx),
+      seq: await nextSequence(tx, organizationId),
       title: body.title,
       createdAt: now,
     };
