@@ -4,6 +4,7 @@
  * test/coverage.test.ts checks that together they cover every reference operation of the registry.
  */
 export const COVERAGE = {
+  site_published: ["getPublishedContentSite", "getPublishedContentByUrl"],
   site_structure: [
     "listSiteSections",
     "addSectionToSite",

@@ -89,11 +89,14 @@ describe("organizations: input limits", () => {
 
     // At the bounds, validation passes.
     expect((await api("GET", `/orgs/${LONGEST_ID}`)).status).toBe(404);
-    const updated = await api("PATCH", `/orgs/${org}`, {
-      ...rules([LONGEST_ID], 100),
-      defaultContent: { type: "site", site: LONGEST_ID },
-    });
+    const updated = await api("PATCH", `/orgs/${org}`, rules([LONGEST_ID], 100));
     expect(updated.status).toBe(200);
     expect(updated.body.mergeRules.rules).toHaveLength(100);
+    // The longest id passes validation, then is refused for naming no site of the organization.
+    const site = await api("PATCH", `/orgs/${org}`, { defaultContent: { type: "site", site: LONGEST_ID } });
+    expect(site.status).toBe(400);
+    expect(site.body.error.message).toBe(
+      `body.defaultContent.site: no site "${LONGEST_ID}" in this organization`,
+    );
   });
 });

@@ -13,6 +13,7 @@ import type { ReadTransaction } from "../storage/port.js";
 import { type MemberRecord, membersTable } from "../members/tables.js";
 import { type OrganizationRecord, organizationsTable } from "./tables.js";
 import { usersTable } from "../users/tables.js";
+import { sitesTable } from "../sites/tables.js";
 import { anyCallerOnOrganization } from "./access.js";
 import {
   emailDomain,
@@ -138,6 +139,15 @@ export const updateOrganizationById = defineOperation({
     if (body.title !== undefined) organization.title = body.title;
     if (body.emailDomains !== undefined) organization.emailDomains = [...new Set(body.emailDomains)];
     if (body.defaultRole !== undefined) organization.defaultRole = body.defaultRole;
+    if (body.defaultContent) {
+      // The default content is a site of this organization (a site of another one is not found).
+      const site = await tx.get(sitesTable, body.defaultContent.site);
+      if (site?.organization !== organization.id) {
+        throw badRequest(
+          `body.defaultContent.site: no site "${body.defaultContent.site}" in this organization`,
+        );
+      }
+    }
     if (body.defaultContent === null) delete organization.defaultContent;
     else if (body.defaultContent !== undefined) organization.defaultContent = body.defaultContent;
     if (body.logo === null) delete organization.logo;

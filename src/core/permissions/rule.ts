@@ -17,8 +17,16 @@ export interface AccessRule<Loaded extends object = object, Params = Record<stri
   readonly summary: string;
   /** `false` for the few operations reachable without a token. */
   readonly authenticated: boolean;
-  /** Loads and refuses; throws the standard `DocsbaseError` (401, 403, 404). */
-  resolve(tx: ReadTransaction, context: Context, params: Params): Promise<Loaded>;
+  /**
+   * Loads and refuses; throws the standard `DocsbaseError` (401, 403, 404). `query` is the
+   * validated query, for the few rules that read one (`shareKey` of published reads).
+   */
+  resolve(
+    tx: ReadTransaction,
+    context: Context,
+    params: Params,
+    query?: Readonly<Record<string, unknown>>,
+  ): Promise<Loaded>;
 }
 
 /** Declares an access rule; the identity function, there for type inference. */

@@ -59,6 +59,17 @@ export interface Lifecycle {
 export interface Caller {
   readonly userId: string;
   readonly operator: boolean;
+  /**
+   * Set for the short-lived `apiToken` of a published-content lookup, which stands for no user:
+   * the caller may only read this one space (`invoke` refuses anything else with 403).
+   */
+  readonly scope?: CallerScope;
+}
+
+/** What a scoped caller may read: the current content of `space` and its revision `revision`. */
+export interface CallerScope {
+  readonly space: string;
+  readonly revision: string;
 }
 
 /** The context of one operation call. */

@@ -14,6 +14,7 @@ import { spaceEditMode, spaceLanguage, type SpaceRecord, spacesTable } from "./t
 import { deleteSpaceById, duplicateSpace, restoreSpace } from "./lifecycle.js";
 import { moveSpace, transferSpace } from "./moves.js";
 import { onSpace } from "./access.js";
+import { sharedSpaceUrl } from "../sites/lookup.js";
 import { presentSpace, spacePermissions } from "./permissions.js";
 import { insertSpace, visibilityUnder } from "./records.js";
 import {
@@ -22,6 +23,7 @@ import {
   spaceParams,
   spaceSchema,
   spaceTitle,
+  toSpace,
   UNTITLED_SPACE,
   type Space,
 } from "./schemas.js";
@@ -94,11 +96,14 @@ export const getSpaceById = defineOperation({
   summary: "Get a space",
   params: spaceParams,
   access: onSpace("view"),
-  // Accepted for compatibility: it resolves published URLs of share-link sites, which come later.
+  // With the key of a share link, `urls.published` is the space's URL on that share-link site.
   query: z.object({ shareKey: z.string().max(MAX_ID_LENGTH).optional() }),
   response: spaceSchema,
-  async run(context) {
-    return presentSpace(context.tx, context, context.membership, context.space);
+  async run(context, { query }) {
+    // The rule's permissions: a member's, or a reader token's `read` on its one space.
+    const space = toSpace(context, context.space, context.permissions);
+    const published = await sharedSpaceUrl(context.tx, context, context.space, query.shareKey);
+    return published ? { ...space, urls: { ...space.urls, published } } : space;
   },
 });
 

@@ -44,7 +44,8 @@ export const spaceSchema = z.object({
   deletedAt: timestamp().optional(),
   editMode: spaceEditMode,
   mergeRules: spaceMergeRules,
-  urls: z.object({ location: z.string(), app: z.string() }),
+  /** `published`: the space's URL on a share-link site, given that link's key (getSpaceById). */
+  urls: z.object({ location: z.string(), app: z.string(), published: z.string().optional() }),
   organization: z.string(),
   parent: z.string().optional(),
   language: spaceLanguage.optional(),

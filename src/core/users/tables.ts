@@ -41,12 +41,20 @@ export const tokenRecord = z.object({
    * carry no mark until bootstrap registers them again.
    */
   bootstrap: z.literal(true).optional(),
+  /**
+   * `space-reader` for the short-lived read-only tokens that published-content lookups hand out
+   * (`apiToken`): such a token stands for no user (`user` is ""), reads only `space` (its current
+   * content and `revision`), and always has `expiresAt`.
+   */
+  kind: z.literal("space-reader").optional(),
+  space: z.string().optional(),
+  revision: z.string().optional(),
 });
 export type TokenRecord = z.infer<typeof tokenRecord>;
 
 export const tokensTable = defineTable({
   name: "tokens",
   key: "hash",
-  indexes: { byUser: ["user", "createdAt"], byId: ["id"] },
+  indexes: { byUser: ["user", "createdAt"], byId: ["id"], byKind: ["kind", "expiresAt"] },
   record: tokenRecord,
 });

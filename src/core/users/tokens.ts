@@ -67,6 +67,16 @@ export async function callerForToken(
 ): Promise<{ caller: Caller; record: TokenRecord } | null> {
   const record = await tx.get(tokensTable, await hashToken(token));
   if (!record || isExpired(record, now)) return null;
+  if (record.kind === "space-reader") {
+    // A reader token stands for no user; `invoke` holds it to its one space.
+    if (!record.space || !record.revision || record.expiresAt === undefined) return null;
+    const caller: Caller = {
+      userId: `${SPACE_READER_PREFIX}${record.id}`,
+      operator: false,
+      scope: { space: record.space, revision: record.revision },
+    };
+    return { caller, record };
+  }
   const user = await tx.get(usersTable, record.user);
   if (!user) return null;
   return { caller: { userId: user.id, operator: user.kind === "operator" }, record };
@@ -81,7 +91,8 @@ export async function authenticateToken(world: World, token: string): Promise<Ca
   const now = world.clock();
   const found = await world.storage.read((tx) => callerForToken(tx, token, now));
   if (!found) return null;
-  if (isStale(found.record, now)) {
+  // Reader tokens live minutes and are never listed: their use is not worth a write.
+  if (found.record.kind !== "space-reader" && isStale(found.record, now)) {
     try {
       await world.storage.write(async (tx) => {
         // Read again: the token may have been revoked or touched since; never write it back.
@@ -95,6 +106,62 @@ export async function authenticateToken(world: World, token: string): Promise<Ca
     }
   }
   return found.caller;
+}
+
+/**
+ * The caller id of a reader token: not a user id (user ids have no ":"), distinct per token so
+ * that rate limits count each reader on their own.
+ */
+export const SPACE_READER_PREFIX = "space-reader:";
+
+/**
+ * How long a reader token (the `apiToken` of a published-content lookup) authenticates: 15
+ * minutes by the world clock. Long enough to render a page and fetch what it links to, short
+ * enough that a leaked token soon stops working; a renderer resolves the URL again for a new one.
+ */
+export const SPACE_READER_LIFETIME_MS = 15 * 60_000;
+
+/** Expired reader tokens removed by each issue, so that their table never grows without bound. */
+const SPACE_READER_SWEEP = 20;
+
+/**
+ * Issues a short-lived read-only token for one space (the `apiToken` of published content): it
+ * reads the space's current content and the revision `revision`, nothing else, for
+ * {@link SPACE_READER_LIFETIME_MS}. Each call also deletes up to {@link SPACE_READER_SWEEP}
+ * expired reader tokens, so that every lookup removes more expired ones than it adds.
+ *
+ * @example
+ * ```ts
+ * const apiToken = await issueSpaceReaderToken(tx, world, space.id, space.revision);
+ * ```
+ */
+export async function issueSpaceReaderToken(
+  tx: WriteTransaction,
+  world: World,
+  space: string,
+  revision: string,
+): Promise<string> {
+  const now = world.clock();
+  const expired = await tx.list(tokensTable, {
+    index: "byKind",
+    where: ["space-reader"],
+    limit: SPACE_READER_SWEEP,
+  });
+  for (const record of expired) {
+    if (isExpired(record, now)) await tx.delete(tokensTable, record.hash);
+  }
+  const token = newToken();
+  await tx.put(tokensTable, {
+    hash: await hashToken(token),
+    id: world.ids(),
+    user: "",
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + SPACE_READER_LIFETIME_MS).toISOString(),
+    kind: "space-reader",
+    space,
+    revision,
+  });
+  return token;
 }
 
 function isStale(record: TokenRecord, now: Date): boolean {

@@ -1,0 +1,261 @@
+import { base64url } from "jose";
+import { describe, expect, it } from "vitest";
+import { createWorkspace } from "../../../test/support/workspace.js";
+import { signVisitorToken } from "./visitor-token.js";
+
+/** `getPublishedContentByUrl`: URL forms, sections and site spaces, share keys, visitor tokens. */
+async function setup() {
+  const w = await createWorkspace();
+  const sites = `/orgs/${w.org}/sites`;
+  const docs = await w.space({ title: "Docs" });
+  const reference = await w.space({ title: "Reference" });
+  const intro = await w.api("POST", `/spaces/${docs}/content/pages`, { title: "Intro", markdown: "Hi" });
+  await w.api("POST", `/spaces/${docs}/content/pages`, { title: "Install", parent: intro.body.id });
+  await w.api("POST", `/spaces/${reference}/content/pages`, { title: "Endpoints" });
+  const site = (await w.api("POST", sites, { title: "Handbook", spaces: [docs, reference] })).body
+    .id as string;
+  const at = `${sites}/${site}`;
+  await w.api("POST", `${at}/publish`);
+  const siteSpaces = (await w.api("GET", `${at}/site-spaces`)).body.items as any[];
+  const lookup = (url: string, extra = "", token: string | null = null) =>
+    w.test.request("GET", `/urls/published?url=${encodeURIComponent(url)}${extra}`, { token });
+  const root = `http://docsbase.test/sites/${site}/`;
+  return {
+    ...w,
+    sites,
+    docs,
+    reference,
+    site,
+    at,
+    lookup,
+    root,
+    referencePath: siteSpaces.find((item) => item.space.id === reference).path as string,
+    docsSiteSpace: siteSpaces.find((item) => item.space.id === docs).id as string,
+    referenceSiteSpace: siteSpaces.find((item) => item.space.id === reference).id as string,
+  };
+}
+
+describe("getPublishedContentByUrl: URLs", () => {
+  it("resolves the site's URL, its site spaces and page paths", async () => {
+    const w = await setup();
+    const space = (await w.api("GET", `/spaces/${w.docs}`)).body;
+    const { status, body } = await w.lookup(w.root);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      site: w.site,
+      siteSpace: w.docsSiteSpace,
+      space: w.docs,
+      revision: space.revision,
+      pathname: "",
+      basePath: `/sites/${w.site}/`,
+      siteBasePath: `/sites/${w.site}/`,
+      apiToken: expect.stringMatching(/^dbt_/),
+      organization: w.org,
+      complete: false,
+      canonicalUrl: w.root,
+    });
+    const page = (await w.lookup(`${w.root}intro/install`)).body;
+    expect(page).toMatchObject({ space: w.docs, pathname: "intro/install", complete: true });
+    expect(page.canonicalUrl).toBe(`${w.root}intro/install`);
+    const other = (await w.lookup(`${w.root}${w.referencePath}/endpoints`)).body;
+    expect(other).toMatchObject({
+      siteSpace: w.referenceSiteSpace,
+      space: w.reference,
+      pathname: "endpoints",
+      basePath: `/sites/${w.site}/${w.referencePath}/`,
+      complete: true,
+      canonicalUrl: `${w.root}${w.referencePath}/endpoints`,
+    });
+    // Trailing slashes, a query and a fragment change nothing.
+    expect((await w.lookup(`${w.root}intro/?x=1#top`)).body.pathname).toBe("intro");
+  });
+
+  it("answers 404 for unknown pages, sites and hosts, and 400 for a malformed URL", async () => {
+    const w = await setup();
+    for (const url of [
+      `${w.root}nope`,
+      `${w.root}intro/nope`,
+      "http://docsbase.test/sites/unknown/",
+      "https://docs.unknown.example/",
+      "http://docsbase.test/other",
+    ]) {
+      expect([url, (await w.lookup(url)).status]).toEqual([url, 404]);
+    }
+    const malformed = await w.lookup("not a url");
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.message).toMatch(/^query\.url: /);
+    expect((await w.lookup("ftp://docsbase.test/sites/x/")).status).toBe(400);
+  });
+
+  it("resolves by basename and hostname, canonical on the hostname", async () => {
+    const w = await setup();
+    await w.api("PATCH", w.at, { basename: "handbook", hostname: "docs.acme.example" });
+    const byBasename = (await w.lookup("http://docsbase.test/sites/handbook/intro")).body;
+    expect(byBasename).toMatchObject({ site: w.site, siteBasePath: "/sites/handbook/", pathname: "intro" });
+    expect(byBasename.canonicalUrl).toBe("https://docs.acme.example/intro");
+    const byHost = (await w.lookup("https://docs.acme.example/intro/install")).body;
+    expect(byHost).toMatchObject({
+      site: w.site,
+      siteBasePath: "/",
+      basePath: "/",
+      pathname: "intro/install",
+    });
+    // The id still works, and an id wins over another site's basename.
+    expect((await w.lookup(`${w.root}intro`)).body.site).toBe(w.site);
+    const other = (await w.api("POST", w.sites, { title: "Other", spaces: [w.docs] })).body.id as string;
+    await w.api("POST", `${w.sites}/${other}/publish`);
+    await w.api("PATCH", `${w.sites}/${other}`, { basename: w.site });
+    expect((await w.lookup(`${w.root}intro`)).body.site).toBe(w.site);
+  });
+
+  it("does not resolve unpublished sites, whoever asks", async () => {
+    const w = await setup();
+    await w.api("POST", `${w.at}/unpublish`);
+    expect((await w.lookup(w.root)).status).toBe(404);
+    expect((await w.lookup(w.root, "", w.owner.token)).status).toBe(404);
+  });
+
+  it("resolves section paths, then site-space paths within the section", async () => {
+    const w = await setup();
+    const guides = await w.api("POST", `${w.at}/sections`, { spaceId: w.docs, title: "Guides" });
+    const api = await w.api("POST", `${w.at}/sections`, { spaceId: w.reference, title: "API" });
+    const apiPath = api.body.path as string;
+    const first = (await w.lookup(w.root)).body;
+    expect(first).toMatchObject({ siteSection: guides.body.id, space: w.docs, complete: false });
+    const named = (await w.lookup(`${w.root}${apiPath}/endpoints`)).body;
+    expect(named).toMatchObject({
+      siteSection: api.body.id,
+      space: w.reference,
+      pathname: "endpoints",
+      basePath: `/sites/${w.site}/${apiPath}/`,
+      canonicalUrl: `${w.root}${apiPath}/endpoints`,
+      complete: true,
+    });
+    // The Guides section holds both site spaces (the first section took them).
+    const inGuides = (await w.lookup(`${w.root}${w.referencePath}/endpoints`)).body;
+    expect(inGuides).toMatchObject({ siteSection: guides.body.id, space: w.reference });
+  });
+});
+
+describe("getPublishedContentByUrl: share links", () => {
+  it("needs an active key of the site in ?share=, and echoes it", async () => {
+    const w = await setup();
+    await w.api("PATCH", w.at, { visibility: "share-link" });
+    const link = (await w.api("POST", `${w.at}/share-links`, { name: "Team" })).body;
+    const closed = (await w.api("POST", `${w.at}/share-links`, { name: "Closed" })).body;
+    await w.api("PATCH", `${w.at}/share-links/${closed.id}`, { active: false });
+    const gone = (await w.api("POST", `${w.at}/share-links`, { name: "Gone" })).body;
+    await w.api("DELETE", `${w.at}/share-links/${gone.id}`);
+    const other = (await w.api("POST", w.sites, { title: "Other", spaces: [w.docs] })).body.id as string;
+    await w.api("PATCH", `${w.sites}/${other}`, { visibility: "share-link" });
+    await w.api("POST", `${w.sites}/${other}/publish`);
+    const foreign = (await w.api("POST", `${w.sites}/${other}/share-links`, { name: "Theirs" })).body.token;
+
+    const shared = await w.lookup(`${w.root}intro?share=${link.token}`);
+    expect(shared.status).toBe(200);
+    expect(shared.body).toMatchObject({
+      shareKey: link.token,
+      pathname: "intro",
+      canonicalUrl: `${w.root}intro`,
+    });
+    for (const key of [closed.token, gone.token, foreign, "unknown"]) {
+      expect((await w.lookup(`${w.root}intro?share=${key}`)).status).toBe(404);
+    }
+    expect((await w.lookup(`${w.root}intro`)).status).toBe(404);
+    // A member's token opens nothing more.
+    expect((await w.lookup(`${w.root}intro`, "", w.owner.token)).status).toBe(404);
+  });
+});
+
+describe("getPublishedContentByUrl: visitor-auth", () => {
+  async function visitorSite() {
+    const w = await setup();
+    await w.api("PATCH", w.at, { visibility: "visitor-auth" });
+    const key = (await w.api("GET", `${w.at}/publishing/auth`)).body.privateKey as string;
+    const now = new Date("2025-01-01T00:00:00.000Z");
+    const sign = (claims: Record<string, unknown> = {}, expiresAt = new Date(now.getTime() + 3600_000)) =>
+      signVisitorToken(claims, key, { issuedAt: now, expiresAt });
+    const withToken = (url: string, token: string, extra = "") =>
+      w.lookup(url, `&visitorAuthToken=${encodeURIComponent(token)}${extra}`);
+    return { ...w, key, sign, withToken, now };
+  }
+
+  it("resolves with a valid token, and refuses expired, foreign-key, alg none and tampered tokens", async () => {
+    const w = await visitorSite();
+    const valid = await w.sign({ plan: "pro" });
+    expect((await w.withToken(`${w.root}intro`, valid)).status).toBe(200);
+    expect((await w.lookup(`${w.root}intro`)).status).toBe(404);
+
+    const expired = await w.sign({}, new Date(w.now.getTime() - 3600_000));
+    const foreign = await signVisitorToken({ plan: "pro" }, "another-key-of-another-site-0123456789abc");
+    const [header, payload, signature] = valid.split(".") as [string, string, string];
+    const none = `${base64url.encode(JSON.stringify({ alg: "none", typ: "JWT" }))}.${payload}.`;
+    const tampered = `${header}.${base64url.encode(JSON.stringify({ plan: "enterprise" }))}.${signature}`;
+    for (const token of [expired, foreign, none, tampered, "garbage"]) {
+      expect((await w.withToken(`${w.root}intro`, token)).status).toBe(404);
+    }
+    // The token expires by the world clock.
+    w.advance(3600_000 + 31_000);
+    expect((await w.withToken(`${w.root}intro`, valid)).status).toBe(404);
+  });
+
+  it("stops accepting tokens of a regenerated key", async () => {
+    const w = await visitorSite();
+    const valid = await w.sign();
+    await w.api("POST", `${w.at}/publishing/auth/regenerate`);
+    expect((await w.withToken(w.root, valid)).status).toBe(404);
+  });
+
+  it("answers the redirect shape with redirectOnError", async () => {
+    const w = await visitorSite();
+    const expected = { target: "application", redirect: `http://docsbase.test/o/${w.org}/sites/${w.site}` };
+    const missing = await w.lookup(w.root, "&redirectOnError=true");
+    expect(missing.status).toBe(200);
+    expect(missing.body).toEqual(expected);
+    expect((await w.withToken(w.root, "garbage", "&redirectOnError=true")).body).toEqual(expected);
+    // A valid token on an unknown page is still a 404.
+    expect((await w.withToken(`${w.root}nope`, await w.sign(), "&redirectOnError=true")).status).toBe(404);
+    expect((await w.lookup(w.root, "&redirectOnError=false")).status).toBe(404);
+  });
+
+  it("evaluates conditions against the token's claims", async () => {
+    const w = await visitorSite();
+    const open = await w.api("POST", `${w.at}/sections`, { spaceId: w.docs, title: "Guides" });
+    const pro = await w.api("POST", `${w.at}/sections`, { spaceId: w.reference, title: "Pro" });
+    await w.api("PATCH", `${w.at}/sections/${pro.body.id}`, { condition: 'visitor.claims.plan == "pro"' });
+    const proUrl = `${w.root}${pro.body.path}/endpoints`;
+    const proToken = await w.sign({ plan: "pro" });
+    const freeToken = await w.sign({ plan: "free" });
+    expect((await w.withToken(proUrl, proToken)).body.siteSection).toBe(pro.body.id);
+    // A reader lacking the claim never resolves into the hidden section, even by naming it.
+    expect((await w.withToken(proUrl, freeToken)).status).toBe(404);
+    expect((await w.withToken(`${w.root}${pro.body.path}`, freeToken)).status).toBe(404);
+
+    // The default section hidden: the site's URL resolves to the first visible section.
+    await w.api("PATCH", `${w.at}/sections/${open.body.id}`, { condition: "visitor.claims.staff == true" });
+    expect((await w.withToken(w.root, proToken)).body).toMatchObject({
+      siteSection: pro.body.id,
+      space: w.reference,
+      canonicalUrl: `${w.root}${pro.body.path}/`,
+    });
+    expect((await w.withToken(w.root, freeToken)).status).toBe(404);
+    expect((await w.withToken(w.root, await w.sign({ staff: true }))).body.siteSection).toBe(open.body.id);
+  });
+
+  it("hides site spaces by condition, and reads unsigned claims only from the token's unsigned object", async () => {
+    const w = await visitorSite();
+    const hidden = await w.api("PATCH", `${w.at}/site-spaces/${w.referenceSiteSpace}`, {
+      condition: "visitor.claims.unsigned.beta == true",
+    });
+    expect(hidden.status).toBe(200);
+    const url = `${w.root}${w.referencePath}/endpoints`;
+    expect((await w.withToken(url, await w.sign({ unsigned: { beta: true } }))).body.space).toBe(w.reference);
+    for (const claims of [{}, { beta: true }, { unsigned: "beta" }, { unsigned: { beta: false } }]) {
+      expect((await w.withToken(url, await w.sign(claims))).status).toBe(404);
+    }
+    // Query parameters of the URL never become claims.
+    expect((await w.withToken(`${url}?visitor.beta=true&unsigned.beta=true`, await w.sign())).status).toBe(
+      404,
+    );
+  });
+});

@@ -1,0 +1,248 @@
+import { pageTree } from "../content/tree.js";
+import { requireRevision } from "../content/revisions.js";
+import type { World } from "../shared/world.js";
+import type { SpaceRecord } from "../spaces/tables.js";
+import { spacesTable } from "../spaces/tables.js";
+import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
+import { issueSpaceReaderToken } from "../users/tokens.js";
+import { loadStructure, siteRootUrl, type StoredStructure } from "./present.js";
+import { visibleStructure, visitorAccess, walk } from "./readers.js";
+import {
+  shareLinksTable,
+  type SiteRecord,
+  type SiteSectionRecord,
+  sitesTable,
+  type SiteSpaceRecord,
+} from "./tables.js";
+import { verifyVisitorToken } from "./visitor-token.js";
+
+/**
+ * Resolving a published URL (`getPublishedContentByUrl`, docs/sites.md, "Resolving a URL").
+ *
+ * 1. The site: `<baseUrl>/sites/<id or basename>/...` (the id is tried first, so a basename can
+ *    never take over another site's id), else `http(s)://<hostname>/...` of the site with that
+ *    hostname. `?share=<key>` is the share key.
+ * 2. Who may read it: the answer depends only on the URL, the visitor token and stored data,
+ *    never on the caller's token, so a renderer calling with a member's token shows anonymous
+ *    readers nothing more than they may see. The site must be published; `public` and `unlisted`
+ *    sites resolve for anyone, `share-link` sites with an active key of their own, `visitor-auth`
+ *    sites with a valid visitor token (see {@link visitorClaims}).
+ * 3. The section: a segment naming a visible section is consumed; a segment naming a section
+ *    hidden from this reader answers 404; otherwise the reader's default section (the first visible
+ *    one when the stored default is hidden). Then the site space, likewise within the section.
+ * 4. The page: the remaining segments are a page path in the space's current revision; an unknown
+ *    path answers 404, an empty one is the space's root (the renderer shows its first page).
+ */
+
+/** What a URL resolves to, before it is presented. */
+export interface Resolution {
+  readonly site: SiteRecord;
+  readonly section?: SiteSectionRecord;
+  readonly siteSpace: SiteSpaceRecord;
+  readonly space: SpaceRecord;
+  readonly shareKey?: string;
+  readonly pathname: string;
+  readonly basePath: string;
+  readonly siteBasePath: string;
+  readonly complete: boolean;
+  readonly canonicalUrl: string;
+}
+
+/** Why a URL does not resolve: nothing there (404), or a visitor token that failed. */
+export type LookupFailure =
+  { readonly kind: "not-found" } | { readonly kind: "token"; readonly site: SiteRecord };
+
+export type LookupResult =
+  { readonly ok: true; readonly resolution: Resolution } | ({ readonly ok: false } & LookupFailure);
+
+const NOT_FOUND = { ok: false, kind: "not-found" } as const;
+
+/** The site a URL names, with the URL's path prefix up to the site and the segments after it. */
+async function matchSite(
+  tx: ReadTransaction,
+  world: World,
+  url: URL,
+): Promise<{ site: SiteRecord; siteBasePath: string; segments: string[] } | undefined> {
+  const base = new URL(world.baseUrl);
+  const sitesPrefix = `${base.pathname.replace(/\/+$/, "")}/sites/`;
+  if (url.origin === base.origin && url.pathname.startsWith(sitesPrefix)) {
+    const [name = "", ...rest] = url.pathname.slice(sitesPrefix.length).split("/");
+    const decoded = decode(name);
+    if (!decoded) return undefined;
+    const site =
+      (await tx.get(sitesTable, decoded)) ??
+      (await tx.list(sitesTable, { index: "byBasename", where: [decoded], limit: 1 }))[0];
+    if (!site) return undefined;
+    return { site, siteBasePath: `${sitesPrefix}${name}/`, segments: segmentsOf(rest) };
+  }
+  const [site] = await tx.list(sitesTable, { index: "byHostname", where: [url.hostname], limit: 1 });
+  if (!site) return undefined;
+  return { site, siteBasePath: "/", segments: segmentsOf(url.pathname.split("/")) };
+}
+
+function decode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Non-empty path segments, decoded; an undecodable one stays as written (and matches nothing). */
+const segmentsOf = (parts: readonly string[]) =>
+  parts.filter((part) => part !== "").map((part) => decode(part) ?? part);
+
+/**
+ * The claims of a visitor token, as conditions read them (`visitor.claims`): the token's claims
+ * but the registered ones. `visitor.claims.unsigned` is the token's own `unsigned` claim when it
+ * is an object, and nothing otherwise: no other source (the URL, a cookie) ever sets a claim, so
+ * every claim a condition reads was signed with the site's publishing key.
+ */
+export function visitorClaims(claims: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { unsigned, ...signed } = claims;
+  const isObject = typeof unsigned === "object" && unsigned !== null && !Array.isArray(unsigned);
+  return isObject ? { ...signed, unsigned } : signed;
+}
+
+/**
+ * Resolves a published URL (see the module comment). `visitorAuthToken` is verified only for a
+ * `visitor-auth` site, against its publishing key at the world's clock.
+ */
+export async function resolvePublishedUrl(
+  tx: ReadTransaction,
+  world: World,
+  url: URL,
+  visitorAuthToken: string | undefined,
+): Promise<LookupResult> {
+  const match = await matchSite(tx, world, url);
+  if (!match || !match.site.published) return NOT_FOUND;
+  const { site, siteBasePath, segments } = match;
+  let claims: Record<string, unknown> = {};
+  let shareKey: string | undefined;
+  if (site.visibility === "visitor-auth") {
+    if (!visitorAuthToken) return { ok: false, kind: "token", site };
+    const verified = await verifyVisitorToken(visitorAuthToken, site.publishingKey, world.clock());
+    if (!verified.ok) return { ok: false, kind: "token", site };
+    claims = visitorClaims(verified.claims);
+  } else {
+    const visitor = await visitorAccess(tx, site, url.searchParams.get("share") ?? undefined);
+    if (!visitor) return NOT_FOUND;
+    shareKey = visitor.shareKey;
+  }
+
+  const stored = await loadStructure(tx, site);
+  const visible = visibleStructure(stored, claims);
+  const rest = [...segments];
+  const named: string[] = [];
+
+  let section: SiteSectionRecord | undefined;
+  let sectionFellBack = false;
+  if (stored.sections.length > 0) {
+    const sections = walk(visible.children, "").filter(
+      (node): node is SiteSectionRecord => node.kind === "section",
+    );
+    const chosen = pick(rest, named, sections, stored.sections);
+    if (chosen === "hidden" || !chosen.record) return NOT_FOUND;
+    section = chosen.record;
+    sectionFellBack = chosen.fellBack && sections.length > 1;
+  }
+  const siteSpaces = visible.siteSpaces.get(section?.id ?? "") ?? [];
+  const chosen = pick(rest, named, siteSpaces, stored.siteSpaces.get(section?.id ?? "") ?? []);
+  if (chosen === "hidden" || !chosen.record) return NOT_FOUND;
+  const siteSpace = chosen.record;
+  const space = await tx.get(spacesTable, siteSpace.space);
+  if (!space || space.state !== "live") return NOT_FOUND;
+
+  const pathname = rest.join("/");
+  if (pathname !== "") {
+    const content = await requireRevision(tx, world, space.revision);
+    if (!pageTree(content).byPath.has(pathname)) return NOT_FOUND;
+  }
+  const storedSection = stored.sections.find((candidate) => candidate.id === section?.id);
+  const storedSiteSpace = [...stored.siteSpaces.values()]
+    .flat()
+    .find((candidate) => candidate.id === siteSpace.id);
+  const canonicalUrl = `${siteRootUrl(world, site)}${
+    storedSection && !storedSection.default ? `${storedSection.path}/` : ""
+  }${storedSiteSpace && !storedSiteSpace.default ? `${storedSiteSpace.path}/` : ""}${pathname}`;
+  return {
+    ok: true,
+    resolution: {
+      site,
+      ...(section ? { section } : {}),
+      siteSpace,
+      space,
+      ...(shareKey ? { shareKey } : {}),
+      pathname,
+      basePath: `${siteBasePath}${named.map((segment) => `${encodeURIComponent(segment)}/`).join("")}`,
+      siteBasePath,
+      complete: pathname !== "" || !(sectionFellBack || (chosen.fellBack && siteSpaces.length > 1)),
+      canonicalUrl,
+    },
+  };
+}
+
+/**
+ * The item the next segment names among the visible ones (consuming the segment), "hidden" when it
+ * names one hidden from the reader, else the reader's default (`fellBack`).
+ */
+function pick<T extends { readonly id: string; readonly path: string; readonly default: boolean }>(
+  rest: string[],
+  named: string[],
+  visible: readonly T[],
+  all: readonly T[],
+): { record: T | undefined; fellBack: boolean } | "hidden" {
+  const [segment] = rest;
+  if (segment !== undefined) {
+    const found = visible.find((item) => item.path === segment);
+    if (found) {
+      named.push(rest.shift() as string);
+      return { record: found, fellBack: false };
+    }
+    if (all.some((item) => item.path === segment)) return "hidden";
+  }
+  return { record: visible.find((item) => item.default), fellBack: true };
+}
+
+/** The `apiToken` of a resolution: reads its space's current content and revision only. */
+export const readerToken = (tx: WriteTransaction, world: World, resolution: Resolution) =>
+  issueSpaceReaderToken(tx, world, resolution.space.id, resolution.space.revision);
+
+/**
+ * The published URL of a space for the holder of `shareKey` (`getSpaceById`'s `urls.published`):
+ * the URL of its first site space, in structure order, on the share-link site that the key opens,
+ * followed by `?share=<key>`. Undefined when the key is not an active key of a published share-link
+ * site of the space's organization, or when that site shows the space to no reader.
+ */
+export async function sharedSpaceUrl(
+  tx: ReadTransaction,
+  world: World,
+  space: SpaceRecord,
+  shareKey: string | undefined,
+): Promise<string | undefined> {
+  if (!shareKey) return undefined;
+  const [link] = await tx.list(shareLinksTable, { index: "byKey", where: [shareKey], limit: 1 });
+  const site = link?.active ? await tx.get(sitesTable, link.site) : undefined;
+  if (!site || site.organization !== space.organization) return undefined;
+  if ((await visitorAccess(tx, site, shareKey))?.shareKey !== shareKey) return undefined;
+  const visible = visibleStructure(await loadStructure(tx, site), {});
+  const found = firstSiteSpaceOf(visible, space.id);
+  if (!found) return undefined;
+  const { section, siteSpace } = found;
+  return `${siteRootUrl(world, site)}${section && !section.default ? `${section.path}/` : ""}${
+    siteSpace.default ? "" : `${siteSpace.path}/`
+  }?share=${encodeURIComponent(shareKey)}`;
+}
+
+function firstSiteSpaceOf(structure: StoredStructure, space: string) {
+  if (structure.sections.length === 0) {
+    const siteSpace = structure.siteSpaces.get("")?.find((candidate) => candidate.space === space);
+    return siteSpace ? { section: undefined, siteSpace } : undefined;
+  }
+  for (const node of walk(structure.children, "")) {
+    if (node.kind !== "section") continue;
+    const siteSpace = structure.siteSpaces.get(node.id)?.find((candidate) => candidate.space === space);
+    if (siteSpace) return { section: node, siteSpace };
+  }
+  return undefined;
+}

@@ -1,0 +1,160 @@
+import { z } from "zod";
+import { noToken } from "../permissions/rules.js";
+import { defineOperation } from "../registry.js";
+import { badRequest, notFound } from "../shared/errors.js";
+import { MAX_ID_LENGTH, MAX_URL_LENGTH, queryBoolean } from "../shared/schema.js";
+import { defaultSiteCustomization } from "./customizations.js";
+import { readerToken, resolvePublishedUrl } from "./lookup.js";
+import { loadStructure, presentSite, presentStructure } from "./present.js";
+import { onSiteForReaders, readerSpaces, visibleStructure } from "./readers.js";
+import { siteParams, siteSchema, siteStructureSchema } from "./schemas.js";
+import { memberSpaces } from "./structure.js";
+
+/**
+ * Published content (docs/sites.md, "Published content"): what a renderer reads to show a site.
+ *
+ * `getPublishedContentSite` needs no token (see `readers.ts` for who may read what): members who
+ * can view the site get it as stored, published or not; other readers get a published public,
+ * unlisted or share-link (with its key) site, its structure filtered by conditions evaluated with
+ * no claims, and its spaces with a reader's permissions.
+ *
+ * `getPublishedContentByUrl` resolves a published URL (see `lookup.ts`), whoever calls, and hands
+ * out a short-lived `apiToken` that reads the resolved space's content and nothing else.
+ */
+
+const tag = "sites";
+const publishedTag = "urls";
+
+/** The longest visitor token accepted: far above any real JWT, small enough to bound the work. */
+const MAX_VISITOR_TOKEN_LENGTH = 8192;
+
+/** The members of the reference's `SiteCustomizationSettings`; the shape is checked by its tests. */
+const customizationSettings = z.looseObject({ styling: z.looseObject({}) });
+
+export const publishedContentSiteSchema = z.object({
+  object: z.literal("published-content-site"),
+  site: siteSchema,
+  structure: siteStructureSchema,
+  customizations: z.object({
+    site: customizationSettings,
+    siteSpaces: z.record(z.string(), customizationSettings),
+  }),
+  scripts: z.array(z.object({ script: z.string(), cookies: z.boolean() })),
+});
+
+export const getPublishedContentSite = defineOperation({
+  id: "getPublishedContentSite",
+  method: "get",
+  path: "/orgs/{organizationId}/sites/{siteId}/published",
+  tag,
+  summary:
+    "A site as its readers see it: the site, its structure, customizations and scripts (no token needed for a published site)",
+  params: siteParams,
+  access: onSiteForReaders(),
+  query: z.object({ shareKey: z.string().max(MAX_ID_LENGTH).optional() }),
+  response: publishedContentSiteSchema,
+  async run(scope) {
+    const { tx, site, reader } = scope;
+    const stored = await loadStructure(tx, site);
+    const structure =
+      reader.kind === "member"
+        ? await presentStructure(scope, stored, memberSpaces(tx, scope, reader.membership))
+        : await presentStructure(scope, visibleStructure(stored, {}), readerSpaces(tx, scope));
+    return {
+      object: "published-content-site" as const,
+      site: await presentSite(tx, scope, site),
+      structure,
+      customizations: {
+        // Every member the reference requires (customizations.test.ts checks it against the reference).
+        site: { ...defaultSiteCustomization(site.title) } as z.input<typeof customizationSettings>,
+        siteSpaces: {},
+      },
+      scripts: [],
+    };
+  },
+});
+
+const redirectSchema = z.object({
+  target: z.enum(["application", "content", "external"]),
+  redirect: z.string(),
+});
+
+export const publishedSiteContentSchema = z.object({
+  site: z.string(),
+  siteSection: z.string().optional(),
+  siteSpace: z.string(),
+  space: z.string(),
+  revision: z.string(),
+  pathname: z.string(),
+  basePath: z.string(),
+  siteBasePath: z.string(),
+  apiToken: z.string(),
+  organization: z.string(),
+  shareKey: z.string().optional(),
+  complete: z.boolean(),
+  canonicalUrl: z.string(),
+});
+
+/** An absolute http(s) URL, or 400 naming `query.url`. */
+function parseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw badRequest("query.url: expected an absolute URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw badRequest("query.url: expected an http or https URL");
+  }
+  return url;
+}
+
+export const getPublishedContentByUrl = defineOperation({
+  id: "getPublishedContentByUrl",
+  method: "get",
+  path: "/urls/published",
+  tag: publishedTag,
+  summary:
+    "Resolve a published URL to its site, section, site space, space and page path, with a short-lived read-only token for that space",
+  access: noToken,
+  // Writes the `apiToken` it hands out.
+  transaction: "write",
+  query: z.object({
+    url: z.string().min(1).max(MAX_URL_LENGTH),
+    visitorAuthToken: z.string().max(MAX_VISITOR_TOKEN_LENGTH).optional(),
+    redirectOnError: queryBoolean().optional(),
+  }),
+  response: z.union([redirectSchema, publishedSiteContentSchema]),
+  async run(scope, { query }) {
+    const url = parseUrl(query.url);
+    const result = await resolvePublishedUrl(scope.tx, scope, url, query.visitorAuthToken);
+    if (!result.ok) {
+      if (result.kind === "token" && query.redirectOnError) {
+        // No fallback URL is stored (see publishing-auth.ts): the site's page in the application.
+        return {
+          target: "application" as const,
+          redirect: `${scope.appUrl}/o/${result.site.organization}/sites/${result.site.id}`,
+        };
+      }
+      throw notFound(`No published content at "${query.url}"`);
+    }
+    const { resolution } = result;
+    return {
+      site: resolution.site.id,
+      ...(resolution.section ? { siteSection: resolution.section.id } : {}),
+      siteSpace: resolution.siteSpace.id,
+      space: resolution.space.id,
+      revision: resolution.space.revision,
+      pathname: resolution.pathname,
+      basePath: resolution.basePath,
+      siteBasePath: resolution.siteBasePath,
+      apiToken: await readerToken(scope.tx, scope, resolution),
+      organization: resolution.site.organization,
+      ...(resolution.shareKey ? { shareKey: resolution.shareKey } : {}),
+      complete: resolution.complete,
+      canonicalUrl: resolution.canonicalUrl,
+    };
+  },
+});
+
+export const publishedOperations = { getPublishedContentSite, getPublishedContentByUrl };

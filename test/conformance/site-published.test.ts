@@ -1,0 +1,100 @@
+import { SiteVisibility } from "@gitbook/api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signVisitorToken } from "../../src/core/sites/visitor-token.js";
+import { COVERAGE } from "./coverage.js";
+import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
+
+describe.each(STORAGE_KINDS)("conformance: published sites (%s)", (kind) => {
+  let h: Harness;
+  let organizations = 0;
+  beforeAll(async () => {
+    h = await createHarness(kind);
+  });
+  afterAll(async () => {
+    h.expectCovered(COVERAGE.site_published);
+    h.expectConformant();
+    await h.close();
+  });
+
+  /** An owner with a published site showing two spaces, one page in the first. */
+  async function published(visibility: SiteVisibility = SiteVisibility.Public) {
+    organizations++;
+    const user = await h.test.createUser("Owner", `owner-${organizations}-${kind}@published.test`);
+    const api = h.client(user.token);
+    const org = (await h.test.request("POST", "/orgs", { token: user.token, body: { title: "Publisher" } }))
+      .body.id as string;
+    const { data: docs } = await api.orgs.createSpace(org, { title: "Docs" });
+    const { data: reference } = await api.orgs.createSpace(org, { title: "Reference" });
+    await h.test.request("POST", `/spaces/${docs.id}/content/pages`, {
+      token: user.token,
+      body: { title: "Intro", markdown: "Hello" },
+    });
+    const { data: site } = await api.orgs.createSite(org, {
+      title: "Handbook",
+      spaces: [docs.id, reference.id],
+    });
+    await api.orgs.updateSiteById(org, site.id, { visibility });
+    await api.orgs.publishSite(org, site.id);
+    const { data: live } = await api.orgs.getSiteById(org, site.id);
+    return { api, org, site: live, docs, reference, anonymous: h.client("") };
+  }
+
+  it("serves the published site to members and anonymous readers, 404 to others", async () => {
+    const { api, org, site, anonymous } = await published();
+    const { data: mine } = await api.orgs.getPublishedContentSite(org, site.id);
+    expect(mine.object).toBe("published-content-site");
+    expect(mine.site.id).toBe(site.id);
+    expect(mine.structure.type).toBe("siteSpaces");
+    const { data: theirs } = await anonymous.orgs.getPublishedContentSite(org, site.id);
+    expect(theirs.structure.structure).toHaveLength(2);
+    expect(theirs.customizations.site.title).toBe("Handbook");
+    await api.orgs.unpublishSite(org, site.id);
+    expect(await statusOf(anonymous.orgs.getPublishedContentSite(org, site.id))).toBe(404);
+    expect((await api.orgs.getPublishedContentSite(org, site.id)).data.site.published).toBe(false);
+  });
+
+  it("opens a share-link site with its key", async () => {
+    const { api, org, site, anonymous } = await published(SiteVisibility.ShareLink);
+    const { data: link } = await api.orgs.createSiteShareLink(org, site.id, { name: "Team" });
+    const key = (link as { token?: string }).token as string;
+    expect((await anonymous.orgs.getPublishedContentSite(org, site.id, { shareKey: key })).status).toBe(200);
+    expect(await statusOf(anonymous.orgs.getPublishedContentSite(org, site.id))).toBe(404);
+    expect(await statusOf(anonymous.orgs.getPublishedContentSite(org, site.id, { shareKey: "nope" }))).toBe(
+      404,
+    );
+    const { data: found } = await anonymous.urls.getPublishedContentByUrl({
+      url: `${site.urls.published}intro?share=${key}`,
+    });
+    expect(found).toMatchObject({ site: site.id, shareKey: key, pathname: "intro" });
+  });
+
+  it("resolves a published URL with a read-only token for its space", async () => {
+    const { site, docs, anonymous } = await published();
+    const { data: found, status } = await anonymous.urls.getPublishedContentByUrl({
+      url: `${site.urls.published}intro`,
+    });
+    expect(status).toBe(200);
+    if (!("apiToken" in found)) throw new Error("expected published content");
+    expect(found).toMatchObject({ site: site.id, space: docs.id, pathname: "intro", complete: true });
+    const reader = h.client(found.apiToken);
+    const { data: page } = await reader.spaces.getPageByPath(docs.id, "intro");
+    expect(page.title).toBe("Intro");
+    expect(await statusOf(reader.user.getAuthenticatedUser())).toBe(403);
+    expect(
+      await statusOf(anonymous.urls.getPublishedContentByUrl({ url: `${site.urls.published}nope` })),
+    ).toBe(404);
+  });
+
+  it("verifies visitor tokens of visitor-auth sites, with the redirect shape on request", async () => {
+    const { api, org, site, anonymous } = await published(SiteVisibility.VisitorAuth);
+    const { data: auth } = await api.orgs.getSitePublishingAuthById(org, site.id);
+    const token = await signVisitorToken({ plan: "pro" }, auth.privateKey);
+    const url = `${site.urls.published}intro`;
+    const { data: found } = await anonymous.urls.getPublishedContentByUrl({ url, visitorAuthToken: token });
+    expect(found).toMatchObject({ site: site.id, pathname: "intro" });
+    expect(await statusOf(anonymous.urls.getPublishedContentByUrl({ url }))).toBe(404);
+    const { data: redirect } = await anonymous.urls.getPublishedContentByUrl({ url, redirectOnError: true });
+    expect(redirect).toMatchObject({ target: "application" });
+    expect(await statusOf(anonymous.orgs.getPublishedContentSite(org, site.id))).toBe(404);
+  });
+});
