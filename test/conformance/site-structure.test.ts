@@ -1,4 +1,4 @@
-import { MemberRole } from "@gitbook/api";
+import { MemberRole, SiteVisibility } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COVERAGE } from "./coverage.js";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
@@ -268,5 +268,42 @@ describe.each(STORAGE_KINDS)("conformance: site structure (%s)", (kind) => {
       (await h.test.createUser("Outsider", `out-${organizations}-${kind}@x.test`)).token,
     );
     expect(await statusOf(outsider.orgs.getSiteStructure(org, site))).toBe(404);
+  });
+
+  it("lets visitors read a published share-link site with an active key, as readers see it", async () => {
+    const { api, org, site, spaces, user } = await owner();
+    const { data: main } = await api.orgs.addSectionToSite(org, site, { spaceId: spaces[2]!, title: "Main" });
+    const { data: pro } = await api.orgs.addSectionToSite(org, site, { spaceId: spaces[0]!, title: "Pro" });
+    await api.orgs.updateSiteSectionById(org, site, pro.id, { condition: 'visitor.claims.plan == "pro"' });
+    await api.orgs.updateSiteById(org, site, { visibility: SiteVisibility.ShareLink });
+    const { data: link } = await api.orgs.createSiteShareLink(org, site, { name: "Reviewers" });
+    // `token`, the key, is docsbase's, for the site's admins: the reference's ShareLink lacks it.
+    const shareKey = (link as { token?: string }).token!;
+    const visitor = h.client(
+      (await h.test.createUser("Visitor", `visitor-${organizations}-${kind}@x.test`)).token,
+    );
+    /** The three reads, each started when called: a refused one is awaited by `statusOf` at once. */
+    const reads = (query: { shareKey?: string }) => [
+      () => visitor.orgs.listSiteSections(org, site, query),
+      () => visitor.orgs.listSiteSpaces(org, site, query),
+      () => visitor.orgs.getSiteStructure(org, site, query),
+    ];
+    // Unpublished: the key opens nothing.
+    for (const read of reads({ shareKey })) expect(await statusOf(read())).toBe(404);
+    await api.orgs.publishSite(org, site);
+    const { data: sections } = await visitor.orgs.listSiteSections(org, site, { shareKey });
+    expect(sections.items.map((section) => section.id)).toEqual([main.id]);
+    const { data: siteSpaces } = await visitor.orgs.listSiteSpaces(org, site, { shareKey });
+    expect(siteSpaces.items.map((one) => one.title)).toEqual(["Docs", "API", "Guides"]);
+    expect(siteSpaces.items[0]!.space.permissions.admin).toBe(false);
+    const { data: structure } = await visitor.orgs.getSiteStructure(org, site, { shareKey });
+    expect(structure.type).toBe("sections");
+    expect(structure.structure.map((item) => item.id)).toEqual([main.id]);
+    for (const read of reads({})) expect(await statusOf(read())).toBe(404);
+    for (const read of reads({ shareKey: "unknown" })) expect(await statusOf(read())).toBe(404);
+    await api.orgs.updateSiteShareLinkById(org, site, link.id, { active: false });
+    for (const read of reads({ shareKey })) expect(await statusOf(read())).toBe(404);
+    // The owner reads everything, without a key.
+    expect((await h.client(user.token).orgs.listSiteSections(org, site)).data.count).toBe(2);
   });
 });

@@ -104,6 +104,27 @@ export async function createFuzzFixture() {
     })
   ).id as string;
 
+  // A published share-link site: a first section holding the site's site space, a second one in a
+  // group, a site space with a condition, and a share link.
+  const sites = `/orgs/${org}/sites`;
+  const site = (await api("POST", sites, { title: "Site", spaces: [space] })).id as string;
+  const section = await api("POST", `${sites}/${site}/sections`, { spaceId: space, title: "Guides" });
+  const grouped = await api("POST", `${sites}/${site}/sections`, { spaceId: otherSpace, title: "More" });
+  const group = (
+    await api("POST", `${sites}/${site}/section-groups`, { title: "Group", sections: [grouped.id] })
+  ).id as string;
+  const conditioned = (
+    await api("POST", `${sites}/${site}/site-spaces`, { spaceId: otherSpace, sectionId: section.id })
+  ).id as string;
+  await api("PATCH", `${sites}/${site}/site-spaces/${conditioned}`, {
+    path: "other",
+    condition: 'visitor.claims.plan == "pro"',
+  });
+  await api("PATCH", `${sites}/${site}`, { visibility: "share-link" });
+  await api("POST", `${sites}/${site}/publish`);
+  const shareLink = (await api("POST", `${sites}/${site}/share-links`, { name: "Reviewers" })).id as string;
+  const siteSpaces = (await api("GET", `${sites}/${site}/site-spaces`)).items as { id: string }[];
+
   // Routes outside the registry: a file download and a PDF export, named by their URLs.
   const download = new URL(file.downloadURL as string).pathname.split("/");
   const pdf = new URL((await api("GET", `/spaces/${space}/change-requests/${cr}/pdf`)).url as string)
@@ -129,6 +150,11 @@ export async function createFuzzFixture() {
     versionId: [download.at(-2) ?? ""],
     name: [decodeURIComponent(download.at(-1) ?? ""), "x.svg"],
     exportFile: [pdf.split("/").at(-1) ?? ""],
+    siteId: [site],
+    siteSectionId: [section.id as string, grouped.id as string],
+    siteSectionGroupId: [group],
+    siteSpaceId: siteSpaces.map((siteSpace) => siteSpace.id),
+    shareLinkId: [shareLink],
   };
   /**
    * Well-formed reads over everything stored: what one accepted write must not break for the
@@ -144,6 +170,10 @@ export async function createFuzzFixture() {
     `/spaces/${space}/comments?format=document`,
     `/spaces/${space}/change-requests/${cr}/links`,
     `/spaces/${space}/change-requests/${cr}/content/pages`,
+    `/orgs/${org}/sites`,
+    `/orgs/${org}/sites/${site}/structure`,
+    `/orgs/${org}/sites/${site}/site-spaces`,
+    `/orgs/${org}/sites/${site}/published`,
   ];
   return { test, recording, errors, owner, member, invitee, ids, reads };
 }

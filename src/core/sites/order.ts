@@ -13,6 +13,7 @@ import {
   presentStructure,
   type PresentSpace,
 } from "./present.js";
+import { onSiteForReaders } from "./readers.js";
 import {
   siteParams,
   siteSectionGroupSchema,
@@ -23,6 +24,7 @@ import {
   type SiteSectionGroup,
   type SiteSpace,
 } from "./schemas.js";
+import { readerView, shareKeyQuery } from "./sections.js";
 import { presentSiteSpaceNow } from "./site-spaces.js";
 import { findSiteSpace, loadTree, memberSpaces, siteSpacesOf } from "./structure.js";
 import {
@@ -313,12 +315,14 @@ export const getSiteStructure = defineOperation({
   tag,
   summary: "The site's structure: its sections and groups, or its site spaces when it has no sections",
   params: siteParams,
-  access: onSite("view"),
-  query: z.object({ shareKey: z.string().max(256).optional() }),
+  access: onSiteForReaders(),
+  query: z.object(shareKeyQuery),
   response: siteStructureSchema,
   async run(scope) {
-    const structure = await loadStructure(scope.tx, scope.site);
-    return presentStructure(scope, structure, memberSpaces(scope.tx, scope, scope.membership));
+    const { tx, site, reader } = scope;
+    // Members read it as stored; other readers as published content shows it (see sections.ts).
+    const { structure, presentSpace } = readerView(tx, scope, reader, await loadStructure(tx, site));
+    return presentStructure(scope, structure, presentSpace);
   },
 });
 

@@ -7,7 +7,14 @@ import type { World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { onSite } from "./access.js";
 import { parseCondition } from "./conditions.js";
-import { loadStructure, presentSection, type PresentSpace, siteLocation } from "./present.js";
+import {
+  loadStructure,
+  presentSection,
+  type PresentSpace,
+  siteLocation,
+  type StoredStructure,
+} from "./present.js";
+import { onSiteForReaders, readerSpaces, type SiteReader, visibleStructure } from "./readers.js";
 import {
   conditionText,
   iconName,
@@ -50,13 +57,33 @@ import { type SiteRecord, type SiteSectionRecord, siteNodesTable, siteSpacesTabl
  * Section paths are unique across the whole site, not only among siblings: every section's URL is
  * `<site URL><path>/`, whatever group holds it.
  *
- * `shareKey` is accepted on reads and not yet used: for now only members who can view the site
- * read its sections.
+ * Reads (`listSiteSections`, like `listSiteSpaces` and `getSiteStructure`) follow the reader rule
+ * of published content (readers.ts): a member who can view the site reads it as stored, with their
+ * own space permissions; anyone else reads a published public or unlisted site, or a published
+ * share-link site with an active key of its own in `shareKey`, and sees what a reader sees: the
+ * structure filtered by conditions evaluated with no claims (see {@link readerView}), spaces with a
+ * reader's permissions. Everyone else gets 404. Pages run over what the caller sees.
  */
 
 const tag = "sites";
 const sectionParams = siteParams.extend({ siteSectionId: pathParam() });
-const shareKeyQuery = { shareKey: z.string().max(256).optional() };
+/** The `shareKey` query parameter of the reads. */
+export const shareKeyQuery = { shareKey: z.string().max(256).optional() };
+
+/**
+ * The structure as this reader sees it, and how its spaces are presented to them: as stored with
+ * the member's own permissions, or filtered by conditions (no claims) with a reader's permissions.
+ */
+export function readerView(
+  tx: ReadTransaction,
+  world: World,
+  reader: SiteReader,
+  stored: StoredStructure,
+): { readonly structure: StoredStructure; readonly presentSpace: PresentSpace } {
+  return reader.kind === "member"
+    ? { structure: stored, presentSpace: memberSpaces(tx, world, reader.membership) }
+    : { structure: visibleStructure(stored, {}), presentSpace: readerSpaces(tx, world) };
+}
 
 /** The URL of a section in the API (the reference's sections have no `urls.location`). */
 export const sectionLocation = (world: World, section: SiteSectionRecord) =>
@@ -82,18 +109,17 @@ export const listSiteSections = defineOperation({
   tag,
   summary: "List the sections of a site in structure order (groups walked depth first)",
   params: siteParams,
-  access: onSite("view"),
+  access: onSiteForReaders(),
   query: z.object({ ...pageQuery, ...shareKeyQuery }),
   response: listOf(siteSectionSchema),
   async run(scope, { query }) {
-    const { tx, site } = scope;
-    const structure = await loadStructure(tx, site);
+    const { tx, site, reader } = scope;
+    const { structure, presentSpace } = readerView(tx, scope, reader, await loadStructure(tx, site));
     const tree = treeOf(structure.children);
     const page = paginateSorted(tree.sections, query, {
       scope: `siteSections:${site.id}`,
       position: (section) => [...tree.keys.get(section.id)!],
     });
-    const presentSpace = memberSpaces(tx, scope, scope.membership);
     return {
       ...page,
       items: await Promise.all(

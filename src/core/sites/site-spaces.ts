@@ -8,7 +8,9 @@ import type { ReadTransaction } from "../storage/port.js";
 import { onSite } from "./access.js";
 import { parseCondition } from "./conditions.js";
 import { loadStructure, presentSiteSpace, type PresentSpace, siteLocation } from "./present.js";
+import { onSiteForReaders } from "./readers.js";
 import { conditionText, siteParams, siteSpaceSchema, structurePath, type SiteSpace } from "./schemas.js";
+import { readerView, shareKeyQuery } from "./sections.js";
 import {
   addSiteSpace,
   findNode,
@@ -36,8 +38,11 @@ import { type SiteRecord, type SiteSpaceRecord, siteSpacesTable } from "./tables
  * it is restored or purged: reads leave them out and the other operations answer as if they did
  * not exist.
  *
- * `shareKey` is accepted on reads and not yet used: for now only members who can view the site
- * read its site spaces.
+ * `listSiteSpaces` follows the reader rule of published content (readers.ts; see sections.ts):
+ * members read the site spaces as stored; other readers of a published site (public, unlisted, or
+ * share-link with an active key of its own in `shareKey`) read those their conditions (with no
+ * claims) leave visible, with the defaults a reader sees, and the `default` filter and pages run
+ * over that list. Everyone else gets 404.
  */
 
 const tag = "sites";
@@ -68,18 +73,20 @@ export const listSiteSpaces = defineOperation({
   summary:
     "List the site spaces of a site in structure order; `default` true keeps the defaults only, false the others",
   params: siteParams,
-  access: onSite("view"),
+  access: onSiteForReaders(),
   query: z.object({
     ...pageQuery,
-    shareKey: z.string().max(256).optional(),
+    ...shareKeyQuery,
     default: queryBoolean().optional(),
   }),
   response: listOf(siteSpaceSchema),
   async run(scope, { query }) {
-    const { tx, site } = scope;
-    const structure = await loadStructure(tx, site);
+    const { tx, site, reader } = scope;
+    const stored = await loadStructure(tx, site);
+    const { structure, presentSpace } = readerView(tx, scope, reader, stored);
     const tree = treeOf(structure.children);
-    const places = structure.sections.length === 0 ? [undefined] : tree.sections;
+    // A site with sections whose sections are all hidden from the reader shows nothing (not its root).
+    const places = stored.sections.length === 0 ? [undefined] : tree.sections;
     const ordered = places.flatMap((section) =>
       (structure.siteSpaces.get(section?.id ?? "") ?? []).map((siteSpace) => ({
         section,
@@ -95,7 +102,6 @@ export const listSiteSpaces = defineOperation({
       scope: `siteSpaces:${site.id}:${String(query.default)}`,
       position: (item) => item.key,
     });
-    const presentSpace = memberSpaces(tx, scope, scope.membership);
     const items = await Promise.all(
       page.items.map((item) => presentSiteSpace(scope, site, item.section, item.siteSpace, presentSpace)),
     );
