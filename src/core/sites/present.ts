@@ -38,7 +38,7 @@ export const siteLocation = (world: World, site: Pick<SiteRecord, "id" | "organi
   `${world.baseUrl}/v1/orgs/${site.organization}/sites/${site.id}`;
 
 export async function presentSite(tx: ReadTransaction, world: World, site: SiteRecord): Promise<Site> {
-  const siteSpaces = await tx.count(siteSpacesTable, { index: "bySite", where: [site.id] });
+  const siteSpaces = (await liveSiteSpaces(tx, site)).length;
   return {
     object: "site",
     id: site.id,
@@ -79,6 +79,15 @@ export interface StoredStructure {
 const byPosition = (a: { position: string; id: string }, b: { position: string; id: string }) =>
   a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
+/** The site's site spaces whose space is live (not deleted), in position order. */
+async function liveSiteSpaces(tx: ReadTransaction, site: SiteRecord): Promise<SiteSpaceRecord[]> {
+  const siteSpaces = await tx.list(siteSpacesTable, { index: "bySite", where: [site.id] });
+  const live = await Promise.all(
+    siteSpaces.map(async (siteSpace) => (await tx.get(spacesTable, siteSpace.space))?.state === "live"),
+  );
+  return siteSpaces.filter((_, i) => live[i]);
+}
+
 /**
  * The site's sections, groups and site spaces, in order. Site spaces whose space is deleted (and
  * not yet purged) are left out, so a deleted space never shows on a site; restoring it brings them
@@ -87,17 +96,14 @@ const byPosition = (a: { position: string; id: string }, b: { position: string; 
 export async function loadStructure(tx: ReadTransaction, site: SiteRecord): Promise<StoredStructure> {
   const [nodes, spaces] = await Promise.all([
     tx.list(siteNodesTable, { index: "bySite", where: [site.id] }),
-    tx.list(siteSpacesTable, { index: "bySite", where: [site.id] }),
+    liveSiteSpaces(tx, site),
   ]);
-  const live = await Promise.all(
-    spaces.map(async (siteSpace) => (await tx.get(spacesTable, siteSpace.space))?.state === "live"),
-  );
   const children = new Map<string, SiteNodeRecord[]>();
   for (const node of [...nodes].sort(byPosition)) {
     children.set(node.parent, [...(children.get(node.parent) ?? []), node]);
   }
   const siteSpaces = new Map<string, SiteSpaceRecord[]>();
-  for (const siteSpace of spaces.filter((_, i) => live[i])) {
+  for (const siteSpace of spaces) {
     siteSpaces.set(siteSpace.section, [...(siteSpaces.get(siteSpace.section) ?? []), siteSpace]);
   }
   return {

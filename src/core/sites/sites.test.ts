@@ -109,4 +109,16 @@ describe("sites", () => {
     expect(refused.body.error.message).toContain("body.defaultSiteSpace");
     expect((await w.stored(sitesTable, site))?.title).not.toBe("Changed");
   });
+
+  it("counts the site spaces readers can reach: a deleted space's leave the count until restored", async () => {
+    const w = await setup();
+    const [a, b] = [await w.space({ title: "Alpha" }), await w.space({ title: "Beta" })];
+    const site = await w.create({ spaces: [a, b] });
+    const count = async () => (await w.api("GET", `${w.sites}/${site}`)).body.siteSpaces as number;
+    expect(await count()).toBe(2);
+    expect((await w.api("DELETE", `/spaces/${b}`)).status).toBe(205);
+    expect(await count()).toBe(1);
+    expect((await w.api("POST", `/spaces/${b}/restore`)).status).toBe(200);
+    expect(await count()).toBe(2);
+  });
 });
