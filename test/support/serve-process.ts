@@ -18,16 +18,27 @@ export const TSX_CLI = ["--import", "tsx", "src/cli/main.ts"] as const;
  * Builds src/cli/main.ts as the package build does (tsup, the drivers left external) into one
  * file, for a test that starts the server several times: under tsx each start loads every source
  * module through its loader again (11 to 14 s per start on 2 busy cores, against 2 to 5 s for the
- * built file, which the build makes in about 1 s), and the built file is still the current source. The file goes under node_modules/.cache, where
- * the external packages resolve; `remove` deletes it.
+ * built file, which the build makes in about 1 s), and the built file is still the current source.
+ * The file goes under node_modules/.cache, where the external packages resolve; `remove` deletes it.
  */
-export async function buildCli(): Promise<{ readonly script: string; remove(): void }> {
+export function buildCli(): Promise<BuiltScript> {
+  return bundleScript("src/cli/main.ts", "cli");
+}
+
+/** One bundled script, and how to delete it. */
+export interface BuiltScript {
+  readonly script: string;
+  remove(): void;
+}
+
+/** Bundles `entry` (relative to the repository) as {@link buildCli} bundles the CLI. */
+export async function bundleScript(entry: string, name: string): Promise<BuiltScript> {
   mkdirSync(join(root, "node_modules", ".cache"), { recursive: true });
-  const directory = mkdtempSync(join(root, "node_modules", ".cache", "docsbase-cli-"));
+  const directory = mkdtempSync(join(root, "node_modules", ".cache", `docsbase-${name}-`));
   try {
     await build({
       config: false,
-      entry: { main: join(root, "src/cli/main.ts") },
+      entry: { [name]: join(root, entry) },
       outDir: directory,
       // Outside the package's own folder, `.js` would not be read as a module.
       outExtension: () => ({ js: ".mjs" }),
@@ -45,7 +56,7 @@ export async function buildCli(): Promise<{ readonly script: string; remove(): v
     throw error;
   }
   return {
-    script: join(directory, "main.mjs"),
+    script: join(directory, `${name}.mjs`),
     remove: () => rmSync(directory, { recursive: true, force: true }),
   };
 }

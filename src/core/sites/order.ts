@@ -1,18 +1,13 @@
 import { generateKeyBetween } from "fractional-indexing";
 import { z } from "zod";
+import type { Membership } from "../permissions/membership.js";
 import { defineOperation } from "../registry.js";
 import { badRequest, notFound } from "../shared/errors.js";
 import { boundedId, pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { onSite } from "./access.js";
-import {
-  loadStructure,
-  presentGroup,
-  presentSection,
-  presentStructure,
-  type PresentSpace,
-} from "./present.js";
+import { loadStructure, presentGroup, presentSection, presentStructure } from "./present.js";
 import { onSiteForReaders } from "./readers.js";
 import {
   siteParams,
@@ -176,19 +171,24 @@ function checkPointer(pointer: Pointer, item: Pointer, field: string, family: "s
   }
 }
 
-/** The moved item, presented as the caller sees it. */
-async function presentMoved(
-  tx: WriteTransaction,
-  world: World,
-  site: SiteRecord,
-  moved: Moved,
-  presentSpace: PresentSpace,
+/** Moves the item within its parent and answers it as the caller (an admin member) sees it. */
+async function moveAndPresent(
+  scope: World & {
+    readonly tx: WriteTransaction;
+    readonly site: SiteRecord;
+    readonly membership: Membership;
+  },
+  item: Pointer,
+  placement: Placement | undefined,
 ): Promise<SiteSpace | SiteSection | SiteSectionGroup> {
-  if ("siteSpace" in moved) return presentSiteSpaceNow(tx, world, site, moved.siteSpace, presentSpace);
+  const { tx, site } = scope;
+  const moved = await moveItem(tx, site, item, placement);
+  const presentSpace = memberSpaces(tx, scope, scope.membership);
+  if ("siteSpace" in moved) return presentSiteSpaceNow(tx, scope, site, moved.siteSpace, presentSpace);
   const structure = await loadStructure(tx, site);
   return moved.node.kind === "section"
-    ? presentSection(world, structure, moved.node, presentSpace)
-    : presentGroup(world, structure, moved.node, presentSpace);
+    ? presentSection(scope, structure, moved.node, presentSpace)
+    : presentGroup(scope, structure, moved.node, presentSpace);
 }
 
 const placementOf = <P>(position: { before?: P; after?: P } | undefined, pointer: (p: P) => Pointer) =>
@@ -222,18 +222,10 @@ export const moveSiteSection = defineOperation({
       kind: "site-section" as const,
       id: p.siteSection,
     }));
-    const moved = await moveItem(
-      scope.tx,
-      scope.site,
+    return (await moveAndPresent(
+      scope,
       { kind: "site-section", id: params.siteSectionId },
       placement,
-    );
-    return (await presentMoved(
-      scope.tx,
-      scope,
-      scope.site,
-      moved,
-      memberSpaces(scope.tx, scope, scope.membership),
     )) as SiteSection;
   },
 });
@@ -252,14 +244,7 @@ export const moveSiteSectionGroup = defineOperation({
   async run(scope, { params, body }) {
     const placement = placementOf(body?.position, (p) => ({ kind: p.type, id: p.id }));
     const item = { kind: "site-section-group", id: params.siteSectionGroupId } as const;
-    const moved = await moveItem(scope.tx, scope.site, item, placement);
-    return (await presentMoved(
-      scope.tx,
-      scope,
-      scope.site,
-      moved,
-      memberSpaces(scope.tx, scope, scope.membership),
-    )) as SiteSectionGroup;
+    return (await moveAndPresent(scope, item, placement)) as SiteSectionGroup;
   },
 });
 
@@ -275,18 +260,10 @@ export const moveSiteSpace = defineOperation({
   response: siteSpaceSchema,
   async run(scope, { params, body }) {
     const placement = placementOf(body?.position, (p) => ({ kind: "site-space" as const, id: p.siteSpace }));
-    const moved = await moveItem(
-      scope.tx,
-      scope.site,
+    return (await moveAndPresent(
+      scope,
       { kind: "site-space", id: params.siteSpaceId },
       placement,
-    );
-    return (await presentMoved(
-      scope.tx,
-      scope,
-      scope.site,
-      moved,
-      memberSpaces(scope.tx, scope, scope.membership),
     )) as SiteSpace;
   },
 });
@@ -303,8 +280,7 @@ export const sortSiteStructure = defineOperation({
   response: z.union([siteSpaceSchema, siteSectionSchema, siteSectionGroupSchema]),
   async run(scope, { body }) {
     const placement = placementOf(body.position, (p) => ({ kind: p.type, id: p.id }));
-    const moved = await moveItem(scope.tx, scope.site, { kind: body.item.type, id: body.item.id }, placement);
-    return presentMoved(scope.tx, scope, scope.site, moved, memberSpaces(scope.tx, scope, scope.membership));
+    return moveAndPresent(scope, { kind: body.item.type, id: body.item.id }, placement);
   },
 });
 
