@@ -3,11 +3,13 @@ import { collectionsModule } from "./collections/module.js";
 import { commentsModule } from "./comments/module.js";
 import { contentModule } from "./content/module.js";
 import { exportsModule } from "./exports/module.js";
+import { integrationsModule } from "./integrations/module.js";
 import { invitesModule } from "./invites/module.js";
 import { jobsTable } from "./jobs/tables.js";
 import { linksModule } from "./links/module.js";
 import { membersModule } from "./members/module.js";
 import { defineModule } from "./module.js";
+import { openAPIModule } from "./openapi/module.js";
 import { organizationsModule } from "./organizations/module.js";
 import { searchModule } from "./search/module.js";
 import { sitesModule } from "./sites/module.js";
@@ -39,4 +41,6 @@ export const MODULES = [
   changeRequestsModule,
   commentsModule,
   sitesModule,
+  integrationsModule,
+  openAPIModule,
 ] as const;

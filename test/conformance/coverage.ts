@@ -4,6 +4,33 @@
  * test/coverage.test.ts checks that together they cover every reference operation of the registry.
  */
 export const COVERAGE = {
+  openapi_specs: [
+    "listOpenAPISpecs",
+    "createOpenAPISpec",
+    "getOpenAPISpecBySlug",
+    "createOrUpdateOpenAPISpecBySlug",
+    "updateOpenAPISpecBySlug",
+    "deleteOpenAPISpecBySlug",
+    "listOpenAPISpecVersions",
+    "getLatestOpenAPISpecVersion",
+    "getLatestOpenAPISpecVersionContent",
+    "getOpenAPISpecVersionById",
+    "getOpenAPISpecVersionContentById",
+  ],
+  integrations: [
+    "publishIntegration",
+    "listIntegrations",
+    "getIntegrationByName",
+    "unpublishIntegration",
+    "installIntegration",
+    "listIntegrationInstallations",
+    "listIntegrationSpaceInstallations",
+    "listIntegrationSiteInstallations",
+    "listIntegrationEvents",
+    "getIntegrationEvent",
+    "setIntegrationDevelopmentMode",
+    "disableIntegrationDevelopmentMode",
+  ],
   site_published: ["getPublishedContentSite", "getPublishedContentByUrl"],
   site_structure: [
     "listSiteSections",

@@ -125,6 +125,25 @@ export async function createFuzzFixture() {
   const shareLink = (await api("POST", `${sites}/${site}/share-links`, { name: "Reviewers" })).id as string;
   const siteSpaces = (await api("GET", `${sites}/${site}/site-spaces`)).items as { id: string }[];
 
+  // An OpenAPI spec from a text source, processed, so that it has a version.
+  await api("POST", `/orgs/${org}/openapi`, {
+    slug: "pets",
+    source: { text: "openapi: 3.1.0\ninfo: {title: Pets, version: '1'}\npaths: {}\n" },
+  });
+  await test.docsbase.runJobs();
+  const specVersion = (await api("GET", `/orgs/${org}/openapi/pets`)).lastVersion as string;
+
+  // An integration of the organization, installed there, with its installation_setup event.
+  await api("POST", "/integrations/fuzz-tool", {
+    organization: org,
+    title: "Fuzz tool",
+    description: "Counts page views",
+    script: "export default {}",
+    scopes: ["space:content:read"],
+  });
+  await api("POST", "/integrations/fuzz-tool/installations", { organization: org });
+  const event = ((await api("GET", "/integrations/fuzz-tool/events")).items as { id: string }[])[0]?.id ?? "";
+
   // Routes outside the registry: a file download and a PDF export, named by their URLs.
   const download = new URL(file.downloadURL as string).pathname.split("/");
   const pdf = new URL((await api("GET", `/spaces/${space}/change-requests/${cr}/pdf`)).url as string)
@@ -147,7 +166,7 @@ export async function createFuzzFixture() {
     changeRequestId: [cr],
     commentId: [comment, crComment],
     commentReplyId: [reply, crReply],
-    versionId: [download.at(-2) ?? ""],
+    versionId: [download.at(-2) ?? "", specVersion],
     name: [decodeURIComponent(download.at(-1) ?? ""), "x.svg"],
     exportFile: [pdf.split("/").at(-1) ?? ""],
     siteId: [site],
@@ -155,6 +174,9 @@ export async function createFuzzFixture() {
     siteSectionGroupId: [group],
     siteSpaceId: siteSpaces.map((siteSpace) => siteSpace.id),
     shareLinkId: [shareLink],
+    integrationName: ["fuzz-tool"],
+    specSlug: ["pets"],
+    eventId: [event],
   };
   /**
    * Well-formed reads over everything stored: what one accepted write must not break for the
@@ -174,6 +196,9 @@ export async function createFuzzFixture() {
     `/orgs/${org}/sites/${site}/structure`,
     `/orgs/${org}/sites/${site}/site-spaces`,
     `/orgs/${org}/sites/${site}/published`,
+    `/integrations?owner=${org}`,
+    `/orgs/${org}/openapi/pets/versions/latest/content`,
+    `/integrations/fuzz-tool/events`,
   ];
   return { test, recording, errors, owner, member, invitee, ids, reads };
 }

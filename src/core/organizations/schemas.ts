@@ -97,7 +97,8 @@ export function organizationPermissions(membership: Membership, ownsTeam: boolea
     admin,
     ownTeam: admin || ownsTeam,
     createContent: atLeast(role, "create"),
-    createOpenAPISpec: atLeast(role, "create"),
+    // Organization admins manage OpenAPI specs (docs/openapi-specs.md).
+    createOpenAPISpec: atLeast(role, "admin"),
     ingestConversations: admin,
     viewBilling: admin,
     listMembers: member,

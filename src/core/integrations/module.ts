@@ -1,0 +1,17 @@
+import { defineModule } from "../module.js";
+import { DELIVER_EVENT_JOB, deliverEvent } from "./delivery.js";
+import { eventOperations } from "./events.js";
+import { installationOperations } from "./installations.js";
+import { integrationOperations } from "./integrations.js";
+import { eventsTable, installationsTable, integrationsTable } from "./tables.js";
+
+/**
+ * Integrations: published integrations, their installations into organizations, their events and
+ * the delivery of events to a development tunnel.
+ */
+export const integrationsModule = defineModule({
+  name: "integrations",
+  tables: [integrationsTable, installationsTable, eventsTable],
+  operations: { ...integrationOperations, ...installationOperations, ...eventOperations },
+  jobs: { [DELIVER_EVENT_JOB]: deliverEvent },
+});

@@ -1,0 +1,296 @@
+import { GitBookAPI, IntegrationScope, IntegrationVisibility } from "@gitbook/api";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DELIVERY_RETRY_DELAYS_MS, MAX_DELIVERY_ATTEMPTS } from "../src/core/integrations/delivery.js";
+import { createTestDocsbase, type TestDocsbase } from "../src/testing/double.js";
+
+/**
+ * Delivery of integration events to a development tunnel (docs/integrations.md, "Events"): a real
+ * HTTP receiver on 127.0.0.1 (hence `allowPrivateNetwork`), signatures checked with the Standard
+ * Webhooks reference library, retries driven by a movable clock and `runJobs()`.
+ */
+
+interface Received {
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+let server: Server;
+let tunnel: string;
+const received: Received[] = [];
+/** Statuses the receiver answers, in turn; 200 once exhausted. */
+let statuses: number[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    request.on("end", () => {
+      received.push({ headers: request.headers, body });
+      response.statusCode = statuses.shift() ?? 200;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  tunnel = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+afterEach(() => {
+  received.length = 0;
+  statuses = [];
+});
+
+/** A docsbase on a clock starting now (signatures carry it; verify allows 5 minutes of skew). */
+async function setup() {
+  let now = Date.now();
+  const test: TestDocsbase = await createTestDocsbase({
+    allowPrivateNetwork: true,
+    clock: () => new Date(now),
+  });
+  const developer = await test.createUser("Developer");
+  const as = (token: string) => (method: string, path: string, body?: unknown) =>
+    test.request(method, path, { token, ...(body !== undefined ? { body } : {}) });
+  const api = as(developer.token);
+  const org = (await api("POST", "/orgs", { title: "Developer org" })).body.id as string;
+  const published = await api("POST", "/integrations/hooks", {
+    organization: org,
+    title: "Hooks",
+    description: "Receives events",
+    script: "export default {}",
+    scopes: [],
+    visibility: "public",
+  });
+  const secret = published.body.signingSecret as string;
+  /** Another organization, administered by another user, that installs the integration. */
+  const customer = await test.createUser("Customer");
+  const customerApi = as(customer.token);
+  const customerOrg = (await customerApi("POST", "/orgs", { title: "Customer org" })).body.id as string;
+  const event = async (id: string) => (await api("GET", `/integrations/hooks/events/${id}`)).body;
+  const lastEvent = async () => (await api("GET", "/integrations/hooks/events?limit=1")).body.items[0];
+  return {
+    test,
+    api,
+    org,
+    secret,
+    customerApi,
+    customerOrg,
+    event,
+    lastEvent,
+    advance: (ms: number) => (now += ms),
+  };
+}
+
+const verify = (secret: string, delivery: Received) =>
+  new Webhook(secret).verify(delivery.body, {
+    "webhook-id": String(delivery.headers["webhook-id"]),
+    "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
+    "webhook-signature": String(delivery.headers["webhook-signature"]),
+  });
+
+describe("integration event delivery", () => {
+  it("POSTs the event's payload to the tunnel, signed per Standard Webhooks", async () => {
+    const s = await setup();
+    expect((await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel })).status).toBe(204);
+    const installation = (await s.api("POST", "/integrations/hooks/installations", { organization: s.org }))
+      .body;
+    await s.test.docsbase.runJobs();
+    expect(received).toHaveLength(1);
+    const [delivery] = received;
+    const event = await s.lastEvent();
+    expect(delivery!.headers["content-type"]).toBe("application/json");
+    expect(delivery!.headers["webhook-id"]).toBe(event.id);
+    expect(verify(s.secret, delivery!)).toEqual(event.payload);
+    expect(event.payload).toMatchObject({ type: "installation_setup", installationId: installation.id });
+    expect(() => verify(`whsec_${btoa("another key of thirty-two bytes!")}`, delivery!)).toThrow();
+    const { event: stored, trace } = await s.event(event.id);
+    expect(stored.status).toBe("success");
+    expect(trace.logs.at(-1)).toMatchObject({
+      level: "info",
+      message: expect.stringContaining("HTTP 200, delivered"),
+    });
+    await s.test.docsbase.close();
+  });
+
+  it("retries a 500 within seconds with the same webhook-id, then delivers", async () => {
+    const s = await setup();
+    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel });
+    statuses = [500];
+    await s.api("POST", "/integrations/hooks/installations", { organization: s.org });
+    await s.test.docsbase.runJobs();
+    expect(received).toHaveLength(1);
+    // Not due yet: the job runner's own backoff is not involved.
+    await s.test.docsbase.runJobs();
+    expect(received).toHaveLength(1);
+    expect(DELIVERY_RETRY_DELAYS_MS[0]).toBeLessThanOrEqual(10_000);
+    s.advance(DELIVERY_RETRY_DELAYS_MS[0]);
+    await s.test.docsbase.runJobs();
+    expect(received).toHaveLength(2);
+    expect(received[1]!.headers["webhook-id"]).toBe(received[0]!.headers["webhook-id"]);
+    expect(verify(s.secret, received[1]!)).toBeTruthy();
+    const event = await s.lastEvent();
+    const { trace } = await s.event(event.id);
+    expect(event.status).toBe("success");
+    expect(trace.logs.map((line: { level: string }) => line.level).slice(-2)).toEqual(["warn", "info"]);
+    expect(trace.logs.at(-2).message).toContain("attempt 1");
+    expect(trace.logs.at(-2).message).toContain("HTTP 500");
+    expect(await s.test.docsbase.jobs()).toEqual([]);
+    await s.test.docsbase.close();
+  });
+
+  it("marks the event failed after the last attempt, each attempt a line of its trace", async () => {
+    const s = await setup();
+    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel });
+    statuses = Array(MAX_DELIVERY_ATTEMPTS).fill(503);
+    await s.api("POST", "/integrations/hooks/installations", { organization: s.org });
+    await s.test.docsbase.runJobs();
+    for (const delay of DELIVERY_RETRY_DELAYS_MS) {
+      s.advance(delay);
+      await s.test.docsbase.runJobs();
+    }
+    expect(received).toHaveLength(MAX_DELIVERY_ATTEMPTS);
+    expect(new Set(received.map((delivery) => delivery.headers["webhook-id"])).size).toBe(1);
+    const event = await s.lastEvent();
+    expect(event.status).toBe("failed");
+    const { trace } = await s.event(event.id);
+    const attempts = trace.logs.filter((line: { message: string }) =>
+      line.message.startsWith("Delivery attempt"),
+    );
+    expect(attempts).toHaveLength(MAX_DELIVERY_ATTEMPTS);
+    expect(attempts.at(-1)).toMatchObject({ level: "error", message: expect.stringContaining("giving up") });
+    for (const line of attempts) expect(line.message).toContain("HTTP 503");
+    // Nothing more is tried.
+    s.advance(24 * 60 * 60_000);
+    await s.test.docsbase.runJobs();
+    expect(received).toHaveLength(MAX_DELIVERY_ATTEMPTS);
+    await s.test.docsbase.close();
+  });
+
+  it("records a network failure as an attempt", async () => {
+    const s = await setup();
+    // A port nobody listens on: the connection is refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: `http://127.0.0.1:${port}/` });
+    await s.api("POST", "/integrations/hooks/installations", { organization: s.org });
+    await s.test.docsbase.runJobs();
+    const { trace } = await s.event((await s.lastEvent()).id);
+    expect(trace.logs.at(-1)).toMatchObject({
+      level: "warn",
+      message: expect.stringContaining("network_error"),
+    });
+    await s.test.docsbase.close();
+  });
+
+  it("forwards only the owner organization's events, unless `all`", async () => {
+    const s = await setup();
+    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel });
+    await s.customerApi("POST", "/integrations/hooks/installations", { organization: s.customerOrg });
+    await s.test.docsbase.runJobs();
+    expect(received).toHaveLength(0);
+    const skipped = await s.lastEvent();
+    expect(skipped.status).toBe("success");
+    expect((await s.event(skipped.id)).trace.logs.at(-1).message).toContain(
+      "owner organization's events only",
+    );
+
+    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel, all: true });
+    const other = await s.test.createUser("Second customer");
+    const otherOrg = (
+      await s.test.request("POST", "/orgs", { token: other.token, body: { title: "Second" } })
+    ).body.id;
+    await s.test.request("POST", "/integrations/hooks/installations", {
+      token: other.token,
+      body: { organization: otherOrg },
+    });
+    await s.test.docsbase.runJobs();
+    expect(received).toHaveLength(1);
+    expect(JSON.parse(received[0]!.body)).toMatchObject({ type: "installation_setup" });
+    expect(verify(s.secret, received[0]!)).toBeTruthy();
+    await s.test.docsbase.close();
+  });
+
+  it("records, without a tunnel, that no receiver was set", async () => {
+    const s = await setup();
+    await s.api("POST", "/integrations/hooks/installations", { organization: s.org });
+    await s.test.docsbase.runJobs();
+    expect(received).toHaveLength(0);
+    const event = await s.lastEvent();
+    expect((await s.event(event.id)).trace.logs.at(-1).message).toContain("No receiver was set");
+    // Development mode turned off between queueing and delivery: nothing is sent.
+    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel });
+    const second = await s.test.createUser("Late");
+    const lateOrg = (await s.test.request("POST", "/orgs", { token: second.token, body: { title: "Late" } }))
+      .body.id;
+    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel, all: true });
+    await s.test.request("POST", "/integrations/hooks/installations", {
+      token: second.token,
+      body: { organization: lateOrg },
+    });
+    expect((await s.api("DELETE", "/integrations/hooks/dev")).status).toBe(205);
+    await s.test.docsbase.runJobs();
+    expect(received).toHaveLength(0);
+    const late = await s.lastEvent();
+    expect(late.status).toBe("failed");
+    expect((await s.event(late.id)).trace.logs.at(-1).message).toContain("no longer takes this event");
+    await s.test.docsbase.close();
+  });
+
+  it("runs the worked example of docs/integrations.md", async () => {
+    const test = await createTestDocsbase({ allowPrivateNetwork: true });
+    const user = await test.createUser("Developer", "developer@example.test");
+    const { endpoint, fetch } = test;
+    const token = user.token;
+    const org = (await test.request("POST", "/orgs", { token, body: { title: "Acme" } })).body.id as string;
+    const receiverUrl = tunnel;
+
+    // --- docs/integrations.md, "A worked example" ---
+    const api = new GitBookAPI({ endpoint, authToken: token, serviceBinding: { fetch } });
+
+    // 1. Publish, owned by an organization the caller administers (by id or hostname).
+    const { data: integration } = await api.integrations.publishIntegration("word-count", {
+      organization: org,
+      title: "Word count",
+      description: "Counts the words of every page",
+      script: "export default {}",
+      scopes: [IntegrationScope.SpaceContentRead],
+      visibility: IntegrationVisibility.Public,
+    });
+    // Shown to the owner organization's admins only.
+    const { signingSecret } = integration as typeof integration & { signingSecret: string };
+
+    // 2. Events of the owner organization now go to the receiver.
+    await api.integrations.setIntegrationDevelopmentMode("word-count", { tunnelUrl: receiverUrl });
+
+    // 3. Installing records an \`installation_setup\` event; a background job delivers it.
+    const { data: installation } = await api.integrations.installIntegration("word-count", {
+      organization: org,
+    });
+    await test.docsbase.runJobs(); // the standalone server runs it within a second
+    const { body, headers } = received[0]!;
+
+    // 4. The receiver checks the signature (\`body\` is the raw request body, \`headers\` its headers).
+    const payload = new Webhook(signingSecret).verify(body, headers as Record<string, string>);
+    expect(payload).toMatchObject({
+      type: "installation_setup",
+      installationId: installation.id,
+      status: "active",
+    });
+
+    // 5. The event and its trace.
+    const { data: events } = await api.integrations.listIntegrationEvents("word-count");
+    const { data: detail } = await api.integrations.getIntegrationEvent("word-count", events.items[0]!.id);
+    expect(detail.trace?.logs.map((line) => line.message)).toEqual([
+      "Event installation_setup recorded",
+      `Queued for delivery to the development tunnel ${receiverUrl}`,
+      `Delivery attempt 1 of 5 to ${receiverUrl}: HTTP 200, delivered`,
+    ]);
+    await test.docsbase.close();
+  });
+});
