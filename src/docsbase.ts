@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import { createClient, type Client } from "./core/client.js";
+import type { ConversationAnalyzer } from "./core/conversations/analyzer.js";
 import {
   backgroundJobs,
   listJobs,
@@ -14,6 +15,7 @@ import type { Operations } from "./core/operations.js";
 import { DocsbaseError } from "./core/shared/errors.js";
 import { createSafeFetch, type SafeFetchOptions } from "./core/net/outbound.js";
 import { randomId, type Caller, type Context, type World } from "./core/shared/world.js";
+import type { Translator } from "./core/translations/translator.js";
 import type { Storage } from "./core/storage/port.js";
 import { usersTable } from "./core/users/tables.js";
 import { bootstrapOperator, type BootstrapResult } from "./core/users/bootstrap.js";
@@ -65,6 +67,19 @@ export interface DocsbaseOptions {
    * rule applies around an injected transport too. See docs/architecture.md, "Outbound HTTP".
    */
   readonly outbound?: Omit<SafeFetchOptions, "allowPrivateNetwork">;
+  /**
+   * The translation engine of translation runs: an async function from `{ texts, from, to,
+   * instructions }` to the translated texts (its second argument lends it the guarded outbound
+   * fetch); `libreTranslate({ url })` (src/core/translations/libretranslate.ts) is one. Without it, creating or running a
+   * translation answers 503. See docs/translations.md.
+   */
+  readonly translator?: Translator;
+  /**
+   * What analyses ingested conversations into issues (`analyze`, and the similarity `threshold`
+   * from which an issue joins a cluster). Default: the built-in lexical analyzer, in process and
+   * deterministic. See docs/conversations.md.
+   */
+  readonly conversationAnalyzer?: ConversationAnalyzer;
   /**
    * The host app's own authentication, tried on every HTTP request before the bearer token: the
    * docsbase user a request stands for (from the host's session cookie, say), or null to fall back
@@ -169,6 +184,8 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
       ...options.outbound,
       allowPrivateNetwork: options.allowPrivateNetwork ?? false,
     }),
+    ...(options.translator ? { translator: options.translator } : {}),
+    ...(options.conversationAnalyzer ? { conversationAnalyzer: options.conversationAnalyzer } : {}),
     jobQueued: (runAt) => jobs.jobQueued(runAt),
     lifecycle: api.lifecycle(() => world),
   };

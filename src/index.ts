@@ -53,3 +53,12 @@ export { onCollection, onCollectionIfPresent } from "./core/collections/access.j
 export { onChangeRequest, onContent } from "./core/content/access.js";
 export { onTeam } from "./core/teams/access.js";
 export type { BackgroundContext, JobInfo, JobOptions, JobQuery, JobHandlers } from "./core/jobs/index.js";
+export type { Translator, TranslationRequest, TranslatorContext } from "./core/translations/translator.js";
+export { libreTranslate, type LibreTranslateOptions } from "./core/translations/libretranslate.js";
+export type {
+  AnalyzedIssue,
+  ConversationAnalyzer,
+  ConversationImpact,
+  ConversationToAnalyze,
+} from "./core/conversations/analyzer.js";
+export { lexicalAnalyzer } from "./core/conversations/lexical.js";

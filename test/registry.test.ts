@@ -10,6 +10,7 @@ const reference = require("@gitbook/api/spec/openapi.json") as {
 /** Operations the reference document does not have (DESIGN.md, "Extensions beyond SPEC.md"). */
 const EXTENSIONS = new Set([
   "getPublishedOpenAPISpec",
+  "updateConversationsIssuesCluster",
   "createUser",
   "createUserToken",
   "listUserTokens",

@@ -16,6 +16,8 @@ value revokes the previous operator token).
 (docs/scaling.md); --pool-size (or DOCSBASE_POOL_SIZE) sets its number of connections.
 --allow-private-network (or DOCSBASE_ALLOW_PRIVATE_NETWORK=1) lets outbound HTTP reach loopback
 and private addresses, for local development.
+DOCSBASE_TRANSLATOR_URL (with DOCSBASE_TRANSLATOR_API_KEY if the server needs one) names a
+LibreTranslate-compatible server that translation runs call (docs/translations.md).
 --trust-proxy takes client addresses from X-Forwarded-For, written by HOPS proxies in front;
 --no-rate-limit turns the rate limits off; --timeouts sets connection timeouts in seconds
 (docs/server.md).`;
@@ -100,6 +102,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   const allowPrivateNetwork =
     values["allow-private-network"] || allowFromEnv === "1" || allowFromEnv === "true";
+  const translatorUrl = process.env["DOCSBASE_TRANSLATOR_URL"] || undefined;
+  if (translatorUrl !== undefined && !/^https?:\/\/[^/]/i.test(translatorUrl)) {
+    console.error("DOCSBASE_TRANSLATOR_URL must be an http:// or https:// URL");
+    return 1;
+  }
+  const translatorKey = process.env["DOCSBASE_TRANSLATOR_API_KEY"] || undefined;
   const starting = startServer({
     port,
     host: values.host,
@@ -110,6 +118,9 @@ export async function main(argv: string[]): Promise<number> {
     ...(values["base-url"] ? { baseUrl: values["base-url"] } : {}),
     ...(adminToken ? { adminToken } : {}),
     allowPrivateNetwork,
+    ...(translatorUrl
+      ? { translator: { url: translatorUrl, ...(translatorKey ? { apiKey: translatorKey } : {}) } }
+      : {}),
     trustProxy,
     rateLimit: !values["no-rate-limit"],
     timeouts,

@@ -5,6 +5,7 @@ import { memoryStorage } from "../adapters/memory/index.js";
 import { postgresStorage } from "../adapters/postgres/index.js";
 import { sqliteStorage } from "../adapters/sqlite/index.js";
 import type { ResourceModule } from "../core/module.js";
+import { libreTranslate } from "../core/translations/libretranslate.js";
 import { createDocsbase, type Docsbase } from "../docsbase.js";
 import { DOT_SEGMENT_MESSAGE, hasDotSegment } from "../http/paths.js";
 import type { RateLimitOptions } from "../http/rate-limit.js";
@@ -33,6 +34,11 @@ export interface ServeOptions {
   readonly adminToken?: string;
   /** Lets outbound HTTP reach non-public addresses (`--allow-private-network`). Default `false`. */
   readonly allowPrivateNetwork?: boolean;
+  /**
+   * A LibreTranslate-compatible server for translation runs (`DOCSBASE_TRANSLATOR_URL`), with its
+   * API key (`DOCSBASE_TRANSLATOR_API_KEY`). Without it, creating or running a translation answers 503.
+   */
+  readonly translator?: { readonly url: string; readonly apiKey?: string };
   /** How often the server looks for due background jobs. Default 1000 ms. */
   readonly jobIntervalMs?: number;
   /**
@@ -151,6 +157,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     storage,
     baseUrl: options.baseUrl ?? url,
     allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+    ...(options.translator ? { translator: libreTranslate(options.translator) } : {}),
     rateLimit: options.rateLimit ?? true,
     clientAddress: (request) => addresses.get(request),
     trustProxy: options.trustProxy ?? false,
@@ -170,6 +177,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   if (options.allowPrivateNetwork)
     log("Outbound HTTP may reach loopback and private addresses (allow-private-network)");
+  if (options.translator) log(`Translations use the LibreTranslate server at ${options.translator.url}`);
   log(`docsbase listening on ${url} (${describeStorage(options)})`);
   let shutdown: Promise<void> | undefined;
   return {

@@ -1,7 +1,9 @@
+import { agentInstructionsModule } from "./agent-instructions/module.js";
 import { changeRequestsModule } from "./change-requests/module.js";
 import { collectionsModule } from "./collections/module.js";
 import { commentsModule } from "./comments/module.js";
 import { contentModule } from "./content/module.js";
+import { conversationsModule } from "./conversations/module.js";
 import { exportsModule } from "./exports/module.js";
 import { integrationsModule } from "./integrations/module.js";
 import { invitesModule } from "./invites/module.js";
@@ -15,7 +17,9 @@ import { searchModule } from "./search/module.js";
 import { sitesModule } from "./sites/module.js";
 import { sequencesTable } from "./shared/sequence.js";
 import { spacesModule } from "./spaces/module.js";
+import { ssoModule } from "./sso/module.js";
 import { teamsModule } from "./teams/module.js";
+import { translationsModule } from "./translations/module.js";
 import { usersModule } from "./users/module.js";
 
 /** What every resource builds on: insertion sequences and the job queue. */
@@ -43,4 +47,8 @@ export const MODULES = [
   sitesModule,
   integrationsModule,
   openAPIModule,
+  ssoModule,
+  agentInstructionsModule,
+  translationsModule,
+  conversationsModule,
 ] as const;

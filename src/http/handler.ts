@@ -176,8 +176,9 @@ function render(outcome: Outcome): Response {
 
 function renderError(error: unknown, request: Request, options: HandlerOptions): Response {
   if (isDocsbaseError(error) && error.code === "unavailable") {
-    // The storage is down or overloaded: the operator hears of it, the client is told to come back.
-    (options.onError ?? defaultOnError)(error, request);
+    // The storage is down or overloaded (a cause): the operator hears of it. Either way the client
+    // is told to come back.
+    if (error.cause !== undefined) (options.onError ?? defaultOnError)(error, request);
     return errorResponse(503, error.message, { "retry-after": "1" });
   }
   if (isDocsbaseError(error)) return errorResponse(STATUS_OF[error.code], error.message);

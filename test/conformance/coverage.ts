@@ -4,6 +4,32 @@
  * test/coverage.test.ts checks that together they cover every reference operation of the registry.
  */
 export const COVERAGE = {
+  translations: [
+    "listTranslations",
+    "createTranslation",
+    "getTranslation",
+    "updateTranslation",
+    "deleteTranslation",
+    "runTranslation",
+  ],
+  conversations: [
+    "ingestConversation",
+    "listConversations",
+    "getConversationById",
+    "listConversationsIssues",
+    "getConversationIssueById",
+    "listConversationsIssuesClusters",
+    "getConversationsIssuesCluster",
+  ],
+  agent_instructions: ["getOrganizationAgentInstructions", "updateOrganizationAgentInstructions"],
+  sso: [
+    "listSAMLProvidersInOrganizationById",
+    "createOrganizationSAMLProvider",
+    "getOrganizationSAMLProviderById",
+    "updateOrganizationSAMLProvider",
+    "deleteOrganizationSAMLProvider",
+    "listSSOProviderLoginsInOrganization",
+  ],
   openapi_specs: [
     "listOpenAPISpecs",
     "createOpenAPISpec",

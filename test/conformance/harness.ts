@@ -9,6 +9,7 @@ import { memoryStorage } from "../../src/adapters/memory/index.js";
 import { postgresStorage } from "../../src/adapters/postgres/index.js";
 import { sqliteStorage } from "../../src/adapters/sqlite/index.js";
 import type { Storage } from "../../src/core/storage/port.js";
+import type { Translator } from "../../src/core/translations/translator.js";
 import { createTestDocsbase, type TestDocsbase } from "../../src/testing/double.js";
 import { freshDatabase } from "../support/postgres.js";
 import { referenceAjv, referenceSpec, type ReferenceOperation } from "../support/reference.js";
@@ -116,7 +117,7 @@ export interface Harness {
 /** Creates a docsbase over the given storage kind, reachable through the official client. */
 export async function createHarness(
   kind: StorageKind,
-  options: { clock?: () => Date } = {},
+  options: { clock?: () => Date; translator?: Translator } = {},
 ): Promise<Harness> {
   let directory: string | undefined;
   let storage: Storage;
@@ -130,7 +131,11 @@ export async function createHarness(
   } else {
     storage = memoryStorage();
   }
-  const test = await createTestDocsbase({ storage, ...(options.clock ? { clock: options.clock } : {}) });
+  const test = await createTestDocsbase({
+    storage,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.translator ? { translator: options.translator } : {}),
+  });
   const seen = new Map<string, Set<number>>();
   const violations: string[] = [];
 

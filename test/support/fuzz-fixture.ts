@@ -16,6 +16,8 @@ export async function createFuzzFixture() {
     clock: () => new Date("2025-01-01T00:00:00.000Z"),
     ids: () => `fz${(++sequence).toString(36).padStart(8, "0")}`,
     onError: (error) => errors.push(error),
+    // A deterministic engine, so that translations can be created and run.
+    translator: async ({ texts, to }) => texts.map((text) => `[${to}] ${text}`),
     // No generated input may reach the network.
     outbound: {
       transport: () => Promise.reject(new Error("The fuzz test has no network")),
@@ -133,6 +135,28 @@ export async function createFuzzFixture() {
   await test.docsbase.runJobs();
   const specVersion = (await api("GET", `/orgs/${org}/openapi/pets`)).lastVersion as string;
 
+  // A SAML provider (pending: a label only), a translation of the space, and an ingested,
+  // analysed conversation with its issue and cluster.
+  const samlProvider = (await api("POST", `/orgs/${org}/saml`, { label: "IdP" })).id as string;
+  const translation = (
+    await api("POST", `/orgs/${org}/translations`, { language: "fr", source: { space, language: "en" } })
+  ).id as string;
+  await api("POST", `/orgs/${org}/conversations`, {
+    id: "fuzz-1",
+    subject: "Login fails",
+    parts: [
+      {
+        type: "message",
+        role: "user",
+        body: "Our single sign-on login fails with an invalid assertion error.",
+      },
+    ],
+  });
+  await test.docsbase.runJobs();
+  const issues = (await api("GET", `/orgs/${org}/conversations-issues`)).items as {
+    issue: { id: string; cluster: string };
+  }[];
+
   // An integration of the organization, installed there, with its installation_setup event.
   await api("POST", "/integrations/fuzz-tool", {
     organization: org,
@@ -176,6 +200,11 @@ export async function createFuzzFixture() {
     shareLinkId: [shareLink],
     integrationName: ["fuzz-tool"],
     specSlug: ["pets"],
+    samlProviderId: [samlProvider],
+    translationId: [translation],
+    conversationId: ["fuzz-1"],
+    issueId: issues.map((item) => item.issue.id),
+    clusterId: issues.map((item) => item.issue.cluster),
     eventId: [event],
   };
   /**
@@ -199,6 +228,9 @@ export async function createFuzzFixture() {
     `/integrations?owner=${org}`,
     `/orgs/${org}/openapi/pets/versions/latest/content`,
     `/integrations/fuzz-tool/events`,
+    `/orgs/${org}/translations`,
+    `/orgs/${org}/conversations-clusters`,
+    `/orgs/${org}/saml`,
   ];
   return { test, recording, errors, owner, member, invitee, ids, reads };
 }

@@ -248,7 +248,7 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     try {
       return await (await getPool()).connect();
     } catch (error) {
-      throw unavailable(`The database cannot be reached: ${(error as Error).message}`);
+      throw unavailable(`The database cannot be reached: ${(error as Error).message}`, error);
     }
   }
 
@@ -272,7 +272,7 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     } catch (error) {
       if (isConnectionError(error)) {
         destroy = true;
-        throw unavailable(`The database connection failed: ${(error as Error).message}`);
+        throw unavailable(`The database connection failed: ${(error as Error).message}`, error);
       }
       throw error;
     } finally {
@@ -287,7 +287,10 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
       } catch (error) {
         if (!(error instanceof Retry) && !RETRYABLE.has(sqlState(error) as string)) throw error;
         if (attempts >= maxAttempts) {
-          throw unavailable(`The write conflicted with concurrent writes ${attempts} times; retry later`);
+          throw unavailable(
+            `The write conflicted with concurrent writes ${attempts} times; retry later`,
+            error,
+          );
         }
         // Random backoff, growing with the attempts: instances that collided do not collide again.
         const ceiling = Math.min(100, 2 ** attempts);

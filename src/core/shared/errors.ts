@@ -21,8 +21,9 @@ export class DocsbaseError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -32,7 +33,12 @@ export const unauthorized = (message = "A valid bearer token is required") =>
 export const forbidden = (message: string) => new DocsbaseError("forbidden", message);
 export const notFound = (message: string) => new DocsbaseError("not_found", message);
 export const conflict = (message: string) => new DocsbaseError("conflict", message);
-export const unavailable = (message: string) => new DocsbaseError("unavailable", message);
+/**
+ * 503. With a `cause` (the storage failed), the HTTP handler also reports it to `onError`: the
+ * operator must hear of an outage. Without one (a setting that is not configured) it does not.
+ */
+export const unavailable = (message: string, cause?: unknown) =>
+  new DocsbaseError("unavailable", message, cause === undefined ? undefined : { cause });
 export const preconditionFailed = (message: string) => new DocsbaseError("precondition_failed", message);
 
 export function isDocsbaseError(error: unknown): error is DocsbaseError {

@@ -1,7 +1,9 @@
 import type { LRUCache } from "lru-cache";
+import type { ConversationAnalyzer } from "../conversations/analyzer.js";
 import type { MemberRecord } from "../members/tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import type { Storage, WriteTransaction } from "../storage/port.js";
+import type { Translator } from "../translations/translator.js";
 
 /**
  * Memo of values derived from immutable data (materialized revisions, search indexes, rendered
@@ -35,6 +37,16 @@ export interface World {
    * never inside a storage transaction.
    */
   readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /**
+   * The translation engine of translation runs (docs/translations.md), called from their job only;
+   * absent when none is configured, and then creating or running a translation answers 503.
+   */
+  readonly translator?: Translator;
+  /**
+   * What turns ingested conversations into issues (docs/conversations.md), called from their
+   * analysis job only; absent for the built-in lexical analyzer.
+   */
+  readonly conversationAnalyzer?: ConversationAnalyzer;
   /**
    * Told by `scheduleJob` that a job was queued (before its transaction commits), so that the
    * host can start a job due now at once instead of at its next poll (see `src/core/jobs`).

@@ -1,0 +1,265 @@
+import { describe, expect, it } from "vitest";
+import { createTestDocsbase } from "../../testing/double.js";
+import { createWorkspace } from "../../../test/support/workspace.js";
+import type { ConversationAnalyzer } from "./analyzer.js";
+import { weeklyPulse } from "./clustering.js";
+
+const DAY = 86_400_000;
+
+const sso = (id: string, extra: object = {}) => ({
+  id,
+  subject: "SSO login fails",
+  parts: [
+    {
+      type: "message",
+      role: "user",
+      body: "Our SAML single sign-on login fails with an invalid assertion error.",
+    },
+    { type: "message", role: "team-member", body: "Thanks, we are looking into it." },
+  ],
+  ...extra,
+});
+
+/** Ingestion, analysis, permissions and limits of the conversations module. */
+describe("conversations", () => {
+  async function setup() {
+    const w = await createWorkspace();
+    const base = `/orgs/${w.org}`;
+    const run = () => w.test.docsbase.runJobs();
+    return { ...w, base, run };
+  }
+
+  it("answers 204 at once, analyses in the background, and reads conversations back", async () => {
+    const w = await setup();
+    const ingested = await w.api(
+      "POST",
+      `${w.base}/conversations`,
+      sso("c-1", { metadata: { url: "https://help.test/1", attributes: { plan: "pro" } } }),
+    );
+    expect(ingested.status).toBe(204);
+    const pending = await w.api("GET", `${w.base}/conversations/c-1`);
+    expect(pending.body.conversation).toMatchObject({
+      object: "conversation",
+      id: "c-1",
+      createdAt: "2025-01-01T00:00:00.000Z",
+    });
+    expect(pending.body.conversation.processedAt).toBeUndefined();
+    await w.run();
+    const read = await w.api("GET", `${w.base}/conversations/c-1`);
+    expect(read.body).toMatchObject({
+      conversation: {
+        id: "c-1",
+        subject: "SSO login fails",
+        processedAt: "2025-01-01T00:00:00.000Z",
+        impact: "medium",
+        source: expect.stringMatching(/^integration:user:[^:]+$/),
+        urls: {
+          location: `http://docsbase.test/v1${w.base}/conversations/c-1`,
+          source: "https://help.test/1",
+        },
+      },
+      parts: [{ role: "user" }, { role: "team-member" }],
+      metadata: { url: "https://help.test/1", attributes: { plan: "pro" } },
+    });
+    const issues = await w.api("GET", `${w.base}/conversations-issues?conversation=c-1`);
+    expect(issues.body.count).toBe(1);
+    const [{ issue }] = issues.body.items;
+    expect(issue).toMatchObject({
+      object: "conversation-issue",
+      title: "SSO login fails",
+      impact: "medium",
+      conversation: "c-1",
+    });
+    expect(issue.details).toMatchObject({ object: "document", nodes: [{ type: "paragraph" }] });
+    const one = await w.api("GET", `${w.base}/conversations-issues/${issue.id}`);
+    expect(one.body.conversation.id).toBe("c-1");
+    const cluster = await w.api("GET", `${w.base}/conversations-clusters/${issue.cluster}`);
+    expect(cluster.body).toMatchObject({
+      object: "issues-cluster",
+      label: "SSO login fails",
+      icon: "lock",
+      muted: false,
+      impact: "medium",
+      stats: { issues: 1, conversations: 1 },
+    });
+    expect(Object.values(cluster.body.sources)).toEqual([1]);
+    expect((await w.api("GET", `${w.base}/conversations-issues?cluster=${issue.cluster}`)).body.count).toBe(
+      1,
+    );
+    expect((await w.api("GET", `${w.base}/conversations-issues?cluster=unknown`)).body.count).toBe(0);
+    expect((await w.api("GET", `${w.base}/conversations/unknown`)).status).toBe(404);
+    expect((await w.api("GET", `${w.base}/conversations-issues/unknown`)).status).toBe(404);
+    expect((await w.api("GET", `${w.base}/conversations-clusters/unknown`)).status).toBe(404);
+  });
+
+  it("replaces a re-ingested conversation and keeps ids apart between organizations", async () => {
+    const w = await setup();
+    await w.api("POST", `${w.base}/conversations`, sso("same"));
+    await w.run();
+    const other = await w.organization("Other");
+    await w.api("POST", `/orgs/${other}/conversations`, [
+      {
+        id: "same",
+        subject: "Invoice",
+        parts: [
+          {
+            type: "message",
+            role: "user",
+            body: "Our invoice shows the wrong VAT number and billing address.",
+          },
+        ],
+      },
+    ]);
+    await w.run();
+    await w.api("POST", `${w.base}/conversations`, {
+      id: "same",
+      parts: [{ type: "message", role: "user", body: "Thanks!" }],
+    });
+    await w.run();
+    const mine = await w.api("GET", `${w.base}/conversations/same`);
+    expect(mine.body.parts).toEqual([{ type: "message", role: "user", body: "Thanks!" }]);
+    expect(mine.body.conversation.subject).toBeUndefined();
+    expect(mine.body.conversation.impact).toBeUndefined();
+    expect((await w.api("GET", `${w.base}/conversations-issues`)).body.count).toBe(0);
+    expect((await w.api("GET", `${w.base}/conversations-clusters`)).body.count).toBe(0);
+    expect((await w.api("GET", `${w.base}/conversations`)).body.count).toBe(1);
+    const theirs = await w.api("GET", `/orgs/${other}/conversations/same`);
+    expect(theirs.body.conversation.subject).toBe("Invoice");
+    expect((await w.api("GET", `/orgs/${other}/conversations-issues`)).body.count).toBe(1);
+  });
+
+  it("gates ingestion by ingestConversations, reading by membership, and muting by admin", async () => {
+    const w = await setup();
+    await w.api("POST", `${w.base}/conversations`, sso("c-1"));
+    await w.run();
+    const cluster = (await w.api("GET", `${w.base}/conversations-clusters`)).body.items[0].id;
+    const editor = await w.member("edit");
+    expect((await editor("POST", `${w.base}/conversations`, sso("c-2"))).status).toBe(403);
+    expect((await editor("GET", `${w.base}/conversations`)).status).toBe(200);
+    expect(
+      (await editor("PATCH", `${w.base}/conversations-clusters/${cluster}`, { muted: true })).status,
+    ).toBe(403);
+    const guest = await w.member(null);
+    expect((await guest("GET", `${w.base}/conversations`)).status).toBe(404);
+    const stranger = await w.test.createUser("Stranger");
+    expect((await w.test.request("GET", `${w.base}/conversations`, { token: stranger.token })).status).toBe(
+      404,
+    );
+    expect(
+      (await w.test.request("POST", `${w.base}/conversations`, { token: stranger.token, body: sso("x") }))
+        .status,
+    ).toBe(404);
+    const muted = await w.api("PATCH", `${w.base}/conversations-clusters/${cluster}`, { muted: true });
+    expect(muted.body.muted).toBe(true);
+    expect((await w.api("GET", `${w.base}/conversations`)).body.count).toBe(1);
+  });
+
+  it("refuses what exceeds the limits, naming the field, and stores nothing", async () => {
+    const w = await setup();
+    const refused = async (body: unknown, field: string) => {
+      const response = await w.api("POST", `${w.base}/conversations`, body);
+      expect(response.status).toBe(400);
+      expect(response.body.error.message).toContain(field);
+    };
+    await refused(sso(""), "body.id");
+    await refused(sso("x".repeat(256)), "body.id");
+    await refused(sso("ok", { subject: "s".repeat(513) }), "body.subject");
+    await refused(sso("ok", { metadata: { createdAt: "yesterday" } }), "body.metadata.createdAt");
+    await refused({ id: "ok", parts: [{ type: "note", role: "user", body: "x" }] }, "body.parts.0.type");
+    await refused({ id: "ok" }, "body.parts");
+    await refused([sso("ok"), sso("")], "body.1.id");
+    expect(
+      (await w.api("POST", `${w.base}/conversations`, sso("x".repeat(255), { subject: "s".repeat(512) })))
+        .status,
+    ).toBe(204);
+    expect((await w.api("GET", `${w.base}/conversations`)).body.count).toBe(1);
+  });
+
+  it("counts the weekly pulse by week, ending with the current one, as the clock moves", async () => {
+    const w = await setup();
+    // 2025-01-01 is a Wednesday: its week started on Monday 2024-12-30.
+    await w.api("POST", `${w.base}/conversations`, [
+      sso("now"),
+      sso("last-week", { metadata: { createdAt: "2024-12-27T10:00:00Z" } }),
+      sso("monday", { metadata: { createdAt: "2024-12-30T00:00:00Z" } }),
+      sso("long-ago", { metadata: { createdAt: "2024-06-01T00:00:00Z" } }),
+    ]);
+    await w.run();
+    const pulse = async () =>
+      (await w.api("GET", `${w.base}/conversations-clusters`)).body.items[0].weeklyPulse;
+    expect(await pulse()).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2]);
+    w.advance(7 * DAY);
+    expect(await pulse()).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0]);
+    w.advance(12 * 7 * DAY);
+    expect(await pulse()).toEqual(new Array(13).fill(0));
+    expect(weeklyPulse({ "2025-01-05": 3 }, new Date("2025-01-05T23:00:00Z")).at(-1)).toBe(3);
+    expect(weeklyPulse({ "2025-01-06": 3 }, new Date("2025-01-05T23:00:00Z")).at(-1)).toBe(0);
+  });
+
+  it("orders clusters by the reference's orderBy and order", async () => {
+    const w = await setup();
+    await w.api("POST", `${w.base}/conversations`, [
+      sso("a"),
+      sso("b"),
+      {
+        id: "c",
+        subject: "Refund",
+        parts: [
+          {
+            type: "message",
+            role: "user",
+            body: "Please refund the duplicate charge on our credit card invoice.",
+          },
+        ],
+      },
+    ]);
+    await w.run();
+    const labels = async (query: string) =>
+      (await w.api("GET", `${w.base}/conversations-clusters?${query}`)).body.items.map(
+        (item: any) => item.stats.issues,
+      );
+    expect(await labels("orderBy=issues")).toEqual([2, 1]);
+    expect(await labels("orderBy=issues&order=asc")).toEqual([1, 2]);
+    expect(await labels("status=pending")).toEqual([]);
+    expect((await w.api("GET", `${w.base}/conversations-clusters?orderBy=size`)).status).toBe(400);
+  });
+
+  it("uses a plugged-in analyzer and its threshold", async () => {
+    const analyzer: ConversationAnalyzer = {
+      threshold: 0.99,
+      analyze: (conversation) =>
+        conversation.parts.map((part, index) => ({
+          title: `${conversation.id} #${index}`,
+          details: part.body,
+          impact: "high" as const,
+          terms: { [part.body]: 1 },
+        })),
+    };
+    const test = await createTestDocsbase({ conversationAnalyzer: analyzer });
+    const user = await test.createUser("Lead");
+    const org = (await test.request("POST", "/orgs", { token: user.token, body: { title: "Acme" } })).body.id;
+    await test.request("POST", `/orgs/${org}/conversations`, {
+      token: user.token,
+      body: {
+        id: "x",
+        parts: [
+          { type: "message", role: "user", body: "one" },
+          { type: "message", role: "user", body: "two" },
+          { type: "message", role: "user", body: "one" },
+        ],
+      },
+    });
+    await test.docsbase.runJobs();
+    const issues = await test.request("GET", `/orgs/${org}/conversations-issues`, { token: user.token });
+    expect(issues.body.items.map((item: any) => item.issue.title)).toEqual(["x #0", "x #1", "x #2"]);
+    const clusters = await test.request("GET", `/orgs/${org}/conversations-clusters?orderBy=issues`, {
+      token: user.token,
+    });
+    expect(
+      clusters.body.items.map((item: any) => [item.stats.issues, item.stats.conversations, item.impact]),
+    ).toEqual([
+      [2, 1, "high"],
+      [1, 1, "high"],
+    ]);
+  });
+});

@@ -1,0 +1,14 @@
+import { defineModule } from "../module.js";
+import { ANALYZE_CONVERSATION_JOB, analyzeConversation } from "./analysis.js";
+import { clusterOperations } from "./clusters.js";
+import { conversationOperations } from "./conversations.js";
+import { issueOperations } from "./issues.js";
+import { clustersTable, conversationsTable, issuesTable, termStatsTable } from "./tables.js";
+
+/** Conversations, the issues found in them and their clusters (SPEC.md, "Conversations"; docs/conversations.md). */
+export const conversationsModule = defineModule({
+  name: "conversations",
+  tables: [conversationsTable, issuesTable, clustersTable, termStatsTable],
+  operations: { ...conversationOperations, ...issueOperations, ...clusterOperations },
+  jobs: { [ANALYZE_CONVERSATION_JOB]: analyzeConversation },
+});

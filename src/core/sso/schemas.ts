@@ -1,0 +1,117 @@
+import { z } from "zod";
+import type { OrganizationPermissions } from "../organizations/schemas.js";
+import type { Membership } from "../permissions/membership.js";
+import { memberRoleOrGuest } from "../shared/roles.js";
+import {
+  boundedId,
+  isHttpUrl,
+  MAX_URL_LENGTH,
+  pathParam,
+  timestamp,
+  url,
+  wellFormed,
+} from "../shared/schema.js";
+import type { World } from "../shared/world.js";
+import type { ReadTransaction } from "../storage/port.js";
+import { presentTeam } from "../teams/access.js";
+import { teamSchema } from "../teams/schemas.js";
+import { teamsTable } from "../teams/tables.js";
+import type { SAMLProviderRecord } from "./tables.js";
+
+/** SPEC.md, Limits: SAML label 1 to 30. */
+export const samlLabel = z.string().trim().min(1).max(30).check(wellFormed());
+/** SPEC.md, Limits: SAML entityID max 1024 (and not empty: an empty entity ID identifies nothing). */
+export const samlEntityID = z.string().trim().min(1).max(1024).check(wellFormed());
+/** SPEC.md, Limits: SAML certificate max 10000; `certificate.ts` checks what it holds. */
+export const samlCertificate = z.string().trim().min(1).max(10000);
+/** SPEC.md, Limits: SAML ssoURL max 2048; the identity provider's sign-in URL, https only. */
+export const samlSsoURL = z
+  .string()
+  .max(MAX_URL_LENGTH)
+  .refine((value) => isHttpUrl(value) && value.startsWith("https:"), {
+    error: "Expected an absolute https: URL",
+  });
+
+/** Most SAML providers of one organization: the login list (`GET /orgs/{id}/sso`) is not paged. */
+export const MAX_SAML_PROVIDERS = 100;
+
+/**
+ * What a pending provider reports as `ssoURL` before one is set: the reference requires a URI
+ * there, and `about:blank` (RFC 6694) is the URI of nothing.
+ */
+export const NO_SSO_URL = "about:blank";
+
+export const samlProviderParams = z.object({ organizationId: pathParam(), samlProviderId: pathParam() });
+
+/** The body of `createOrganizationSAMLProvider`; update takes the same fields, all optional. */
+export const samlProviderFields = {
+  entityID: samlEntityID.optional(),
+  certificate: samlCertificate.optional(),
+  ssoURL: samlSsoURL.optional(),
+  defaultTeam: boundedId().optional(),
+  defaultRole: memberRoleOrGuest.optional(),
+};
+
+export const samlProviderStatus = z.enum(["active", "pending"]);
+
+/** The reference `OrganizationSAMLProvider`. */
+export const samlProviderSchema = z.object({
+  object: z.literal("saml-provider"),
+  id: z.string(),
+  label: z.string(),
+  ssoURL: z.string(),
+  entityID: z.string(),
+  certificate: z.string(),
+  defaultTeam: teamSchema.optional(),
+  defaultRole: memberRoleOrGuest,
+  createdAt: timestamp(),
+  status: samlProviderStatus,
+  service: z.object({ acsURL: url(), startURL: url(), entityID: z.string() }),
+  urls: z.object({ location: url() }),
+});
+export type SAMLProvider = z.infer<typeof samlProviderSchema>;
+
+/** The reference `OrganizationSSOProviderLogin`. */
+export const ssoProviderLoginSchema = z.object({ id: z.string(), label: z.string(), startURL: url() });
+
+/** A provider is active once it has an `ssoURL`, an `entityID` and a certificate. */
+export const statusOf = (record: SAMLProviderRecord) =>
+  record.ssoURL && record.entityID && record.certificate ? "active" : "pending";
+
+/**
+ * What the identity provider is configured with: docsbase's side of the exchange, derived from
+ * the base URL and the provider id (docs/sso.md, "Service provider URLs").
+ */
+export function serviceOf(world: World, record: Pick<SAMLProviderRecord, "id">) {
+  const base = `${world.baseUrl}/sso/saml/${record.id}`;
+  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: base };
+}
+
+export const samlProviderLocation = (world: World, record: SAMLProviderRecord) =>
+  `${world.baseUrl}/v1/orgs/${record.organization}/saml/${record.id}`;
+
+/** The provider as an organization admin sees it (only admins reach the provider operations). */
+export async function presentSAMLProvider(
+  tx: ReadTransaction,
+  world: World,
+  membership: Membership,
+  permissions: OrganizationPermissions,
+  record: SAMLProviderRecord,
+): Promise<SAMLProvider> {
+  // A deleted default team is no longer reported.
+  const team = record.defaultTeam ? await tx.get(teamsTable, record.defaultTeam) : undefined;
+  return {
+    object: "saml-provider",
+    id: record.id,
+    label: record.label,
+    ssoURL: record.ssoURL ?? NO_SSO_URL,
+    entityID: record.entityID ?? "",
+    certificate: record.certificate ?? "",
+    ...(team ? { defaultTeam: await presentTeam(tx, membership, permissions, team) } : {}),
+    defaultRole: record.defaultRole,
+    createdAt: record.createdAt,
+    status: statusOf(record),
+    service: serviceOf(world, record),
+    urls: { location: samlProviderLocation(world, record) },
+  };
+}
