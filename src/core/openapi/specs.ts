@@ -4,7 +4,15 @@ import { defineOperation, deleted, Reply } from "../registry.js";
 import { conflict, notFound } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
-import { findOpenAPISpec, inOpenAPISpecs, onOpenAPISpec, onOpenAPISpecIfPresent } from "./access.js";
+import type { World } from "../shared/world.js";
+import type { WriteTransaction } from "../storage/port.js";
+import {
+  findOpenAPISpec,
+  inOpenAPISpecs,
+  onOpenAPISpec,
+  onOpenAPISpecIfPresent,
+  type OpenAPISpecPermissions,
+} from "./access.js";
 import { presentSpec, specLocation } from "./present.js";
 import { queueProcessing } from "./process.js";
 import {
@@ -30,6 +38,32 @@ import {
 
 const tag = "openapi";
 const organizationParams = z.object({ organizationId: pathParam() });
+
+/** Stores a new private spec, queues its processing, and answers 201 with its `Location`. */
+async function createSpec(
+  tx: WriteTransaction,
+  world: World,
+  organization: string,
+  slug: string,
+  source: OpenAPISpecRecord["source"],
+  permissions: OpenAPISpecPermissions,
+) {
+  const now = world.clock().toISOString();
+  const spec: OpenAPISpecRecord = {
+    id: world.ids(),
+    organization,
+    slug,
+    source,
+    visibility: "private",
+    processingState: "pending",
+    sourceRevision: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.put(openAPISpecsTable, spec);
+  await queueProcessing(tx, world, spec);
+  return new Reply(201, presentSpec(world, spec, permissions), { location: specLocation(world, spec) });
+}
 
 export const listOpenAPISpecs = defineOperation({
   id: "listOpenAPISpecs",
@@ -67,23 +101,7 @@ export const createOpenAPISpec = defineOperation({
     if (await findOpenAPISpec(tx, params.organizationId, body.slug)) {
       throw conflict(`body.slug: an OpenAPI spec "${body.slug}" already exists in this organization`);
     }
-    const now = scope.clock().toISOString();
-    const spec: OpenAPISpecRecord = {
-      id: scope.ids(),
-      organization: params.organizationId,
-      slug: body.slug,
-      source: body.source,
-      visibility: "private",
-      processingState: "pending",
-      sourceRevision: 1,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await tx.put(openAPISpecsTable, spec);
-    await queueProcessing(tx, scope, spec);
-    return new Reply(201, presentSpec(scope, spec, scope.permissions), {
-      location: specLocation(scope, spec),
-    });
+    return createSpec(tx, scope, params.organizationId, body.slug, body.source, scope.permissions);
   },
 });
 
@@ -126,22 +144,7 @@ export const createOrUpdateOpenAPISpecBySlug = defineOperation({
       await queueProcessing(tx, scope, updated);
       return presentSpec(scope, updated, scope.permissions);
     }
-    const spec: OpenAPISpecRecord = {
-      id: scope.ids(),
-      organization: params.organizationId,
-      slug: params.specSlug,
-      source: body.source,
-      visibility: "private",
-      processingState: "pending",
-      sourceRevision: 1,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await tx.put(openAPISpecsTable, spec);
-    await queueProcessing(tx, scope, spec);
-    return new Reply(201, presentSpec(scope, spec, scope.permissions), {
-      location: specLocation(scope, spec),
-    });
+    return createSpec(tx, scope, params.organizationId, params.specSlug, body.source, scope.permissions);
   },
 });
 
