@@ -32,6 +32,26 @@ export class Reply<T = unknown> {
  * (DESIGN.md, "Sources of truth").
  */
 export const deleted = (existed: boolean) => new Reply<never>(existed ? 205 : 204);
+/**
+ * 201 with `body` and a `Location` header: the API URL of what was created, the path template
+ * `path` (as operations declare theirs) filled from `params`. For created objects whose body
+ * carries no `urls.location` (from which the handler sets `Location` itself).
+ *
+ * @example
+ * ```ts
+ * return created(scope, token, "/users/{userId}/tokens/{tokenId}", { userId, tokenId: token.id });
+ * ```
+ */
+export function created<T>(
+  world: { readonly baseUrl: string },
+  body: T,
+  path: string,
+  params: Readonly<Record<string, unknown>>,
+): Reply<T> {
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+  return new Reply(201, body, { location: `${world.baseUrl}/v1${filled}` });
+}
+
 /** 204 with no body. */
 export const noContent = () => new Reply<never>(204);
 

@@ -150,6 +150,10 @@ export async function createHarness(
       return response;
     }
     const id = route.operation.operationId;
+    // Every 201 names what it created (issue 8, item 7).
+    if (response.status === 201 && !response.headers.get("location")) {
+      violations.push(`${label} (${id}): a 201 without a Location header`);
+    }
     if (!seen.has(id)) seen.set(id, new Set());
     seen.get(id)!.add(response.status);
     const text = await response.clone().text();

@@ -1,7 +1,7 @@
 import { generateKeyBetween } from "fractional-indexing";
 import { imageSize } from "image-size";
 import { z } from "zod";
-import { defineOperation, deleted, keyed } from "../registry.js";
+import { created, defineOperation, deleted, keyed } from "../registry.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
 import { pathParam } from "../shared/schema.js";
 import { type BlobRecord, type FileVersionRecord, type PageVersionRecord, blobsTable } from "./tables.js";
@@ -81,7 +81,7 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
     body: createPageBody,
     response: pageSchema,
     status: 201,
-    async run(scope, { body }) {
+    async run(scope, { params, body }) {
       const parent = requireParentPage(scope.content, body.parent);
       if (body.slug) requireFreeSlug(scope.content, parent, body.slug);
       const now = scope.clock().toISOString();
@@ -103,7 +103,8 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
       };
       const next = await commitDraft(scope, { pages: new Map([[version.page, version]]) });
       const node = pageTree(next).byId.get(version.page)!;
-      return presentPage(scope, scope.space, node, { children: true });
+      const page = await presentPage(scope, scope.space, node, { children: true });
+      return created(scope, page, `${family.prefix}/page/{pageId}`, { ...params, pageId: version.page });
     },
   });
 
@@ -181,7 +182,7 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
     body: uploadFileBody,
     response: fileSchema,
     status: 201,
-    async run(scope, { body }) {
+    async run(scope, { params, body }) {
       const { tx } = scope;
       const bytes = Uint8Array.from(atob(body.data), (char) => char.charCodeAt(0));
       // Storage adapters allow awaiting a digest inside a transaction (see the IndexedDB adapter).
@@ -202,7 +203,8 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
         createdAt: scope.clock().toISOString(),
       };
       await commitDraft(scope, { files: new Map([[version.file, version]]) });
-      return presentFile(scope, version.file, version);
+      const file = presentFile(scope, version.file, version);
+      return created(scope, file, `${family.prefix}/files/{fileId}`, { ...params, fileId: version.file });
     },
   });
 

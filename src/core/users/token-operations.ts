@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deleted, defineOperation } from "../registry.js";
+import { created, deleted, defineOperation } from "../registry.js";
 import { badRequest, conflict } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
@@ -44,7 +44,10 @@ export const createUserToken = defineOperation({
       ...(expiresAt ? { expiresAt } : {}),
       ...(body?.label ? { label: body.label } : {}),
     });
-    return { ...toApiToken(record), token };
+    return created(scope, { ...toApiToken(record), token }, "/users/{userId}/tokens/{tokenId}", {
+      userId: user.id,
+      tokenId: record.id,
+    });
   },
 });
 
