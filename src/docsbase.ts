@@ -1,4 +1,3 @@
-import { LRUCache } from "lru-cache";
 import { createClient, type Client } from "./core/client.js";
 import type { ConversationAnalyzer } from "./core/conversations/analyzer.js";
 import {
@@ -11,6 +10,8 @@ import {
 } from "./core/jobs/index.js";
 import { assemble, type OperationsOf, type ResourceModule } from "./core/module.js";
 import { MODULES } from "./core/modules.js";
+import { migrateRevisions } from "./core/content/migrate.js";
+import { DEFAULT_CACHE_BYTES, DerivedCache } from "./core/shared/cache.js";
 import type { Operations } from "./core/operations.js";
 import { DocsbaseError } from "./core/shared/errors.js";
 import { createSafeFetch, type SafeFetchOptions } from "./core/net/outbound.js";
@@ -47,8 +48,12 @@ export interface DocsbaseOptions {
   readonly ids?: () => string;
   /** Largest accepted request body, in bytes. Default 10 MiB. */
   readonly maxBodyBytes?: number;
-  /** How many derived values (materialized revisions, search indexes...) to keep. Default 500. */
-  readonly cacheEntries?: number;
+  /**
+   * The memory budget, in bytes, of derived values kept between requests (tree nodes, page
+   * versions, materialized revisions, search indexes, link graphs, rendered documents), each
+   * accounted by its estimated size. Default 256 MiB (docs/performance.md, "Memory").
+   */
+  readonly cacheBytes?: number;
   /** Where unexpected errors go. Default: `console.error`. */
   readonly onError?: (error: unknown, request: Request) => void;
   /**
@@ -179,7 +184,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
     baseUrl,
     appUrl: (options.appUrl ?? baseUrl).replace(/\/+$/, ""),
     ...(options.downloadBaseUrl ? { downloadBaseUrl: options.downloadBaseUrl.replace(/\/+$/, "") } : {}),
-    cache: new LRUCache<string, object>({ max: options.cacheEntries ?? 500 }),
+    cache: new DerivedCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES),
     fetch: createSafeFetch({
       ...options.outbound,
       allowPrivateNetwork: options.allowPrivateNetwork ?? false,
@@ -191,7 +196,11 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   };
   const jobs = backgroundJobs(world, api.jobs, options.jobs);
   let initialized: Promise<void> | undefined;
-  const ready = () => (initialized ??= options.storage.init(api.schema));
+  // Revisions stored before content trees get theirs before anything reads them (content/migrate.ts).
+  const ready = () =>
+    (initialized ??= options.storage.init(api.schema).then(async () => {
+      await migrateRevisions(world);
+    }));
   const context = async (caller: Caller | null): Promise<Context> => {
     await ready();
     return { ...world, caller };

@@ -1,6 +1,6 @@
 import { onChangeRequest } from "../content/access.js";
-import { mergeContents, type MergeConflict } from "../content/merge.js";
-import { commitRevision, requireRevision } from "../content/revisions.js";
+import { mergeContents, type MergeConflict, type MergeInput } from "../content/merge.js";
+import { commitRevision, diffRevisions, requireRevision } from "../content/revisions.js";
 import { defineOperation } from "../registry.js";
 import { conflict } from "../shared/errors.js";
 import type { World } from "../shared/world.js";
@@ -39,7 +39,24 @@ async function threeWayCommit(
   const base = await requireRevision(tx, scope, revisions.base);
   const ours = await requireRevision(tx, scope, revisions.ours);
   const theirs = await requireRevision(tx, scope, revisions.theirs);
-  const { changes, conflicts } = mergeContents(base, ours, theirs, scope);
+  // Only what changed on either side since `base` takes part, read from the trees that differ.
+  const [oursDiff, theirsDiff] = await Promise.all([diffRevisions(base, ours), diffRevisions(base, theirs)]);
+  const sides = { base: emptySide(), ours: emptySide(), theirs: emptySide() };
+  for (const kind of ["pages", "files"] as const) {
+    const keys = new Set([...oursDiff[kind].keys(), ...theirsDiff[kind].keys()]);
+    for (const key of keys) {
+      const mine = oursDiff[kind].get(key);
+      const other = theirsDiff[kind].get(key);
+      const before = (mine ?? other)?.before;
+      const put = (side: MergeInput, version: typeof before) => {
+        if (version) (side[kind] as Map<string, typeof version>).set(key, version);
+      };
+      put(sides.base, before);
+      put(sides.ours, mine ? mine.after : before);
+      put(sides.theirs, other ? other.after : before);
+    }
+  }
+  const { changes, conflicts } = await mergeContents(sides.base, sides.ours, sides.theirs, scope, ours);
   if (conflicts.length > 0) return { conflicts };
   const next = await commitRevision(tx, scope, {
     space,
@@ -50,6 +67,8 @@ async function threeWayCommit(
   });
   return { revision: next.record.id };
 }
+
+const emptySide = (): MergeInput => ({ pages: new Map(), files: new Map() });
 
 function requireActive(changeRequest: ChangeRequestRecord, action: string): void {
   if (changeRequest.status === "merged" || changeRequest.status === "archived") {

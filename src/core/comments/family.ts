@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { requireRevision } from "../content/revisions.js";
-import { pageTree } from "../content/tree.js";
 import type { AnyObjectSchema } from "../registry.js";
 import { badRequest } from "../shared/errors.js";
 import { pathParam } from "../shared/schema.js";
@@ -126,7 +125,7 @@ export async function requirePage(
   page: string,
 ): Promise<void> {
   const content = await requireRevision(tx, context, thread.revision);
-  if (!pageTree(content).byId.has(page)) {
+  if (!(await content.hasPage(page))) {
     const where = thread.changeRequest ? `change request #${thread.changeRequest.number}` : "the space";
     throw badRequest(`body.page: no page "${page}" in the content of ${where}`);
   }

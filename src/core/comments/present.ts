@@ -1,3 +1,4 @@
+import { jsonBytes } from "../shared/cache.js";
 import { markdownToDocument } from "../content/document/index.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
@@ -89,7 +90,7 @@ export class CommentPresenter {
     let document = this.world.cache.get(key) as Record<string, unknown> | undefined;
     if (!document) {
       document = markdownToDocument(record.markdown) as unknown as Record<string, unknown>;
-      this.world.cache.set(key, document);
+      this.world.cache.set(key, document, jsonBytes(document));
     }
     return { document };
   }

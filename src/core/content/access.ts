@@ -3,7 +3,7 @@ import type { PermissionFlag } from "../permissions/refuse.js";
 import { defineAccess, type AccessRule } from "../permissions/rule.js";
 import { onSpace, type SpaceScope } from "../spaces/access.js";
 import type { SpacePermissions } from "../spaces/schemas.js";
-import type { RevisionContent } from "./revisions.js";
+import type { Revision } from "./revisions.js";
 import {
   changeRequestContent,
   requireChangeRequest,
@@ -26,7 +26,7 @@ export interface ChangeRequestScope extends SpaceScope {
 
 /** What {@link onContent} and {@link onDraft} hand `run`: the space, and the content named. */
 export interface ContentScope extends SpaceScope {
-  readonly content: RevisionContent;
+  readonly content: Revision;
   /** The change request whose content this is; absent for a space's or a revision's content. */
   readonly changeRequest?: ChangeRequestRecord | undefined;
 }

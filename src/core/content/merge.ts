@@ -1,7 +1,7 @@
 import { diff3Merge } from "node-diff3";
 import type { World } from "../shared/world.js";
 import type { FileVersionRecord, PageVersionRecord } from "./tables.js";
-import type { RevisionContent } from "./revisions.js";
+import { sortSiblings } from "./tree.js";
 
 /**
  * Three-way merge of revision contents, for updating a change request from its space and for
@@ -35,19 +35,42 @@ export interface MergeResult {
   readonly conflicts: MergeConflict[];
 }
 
-export type MergeInput = Pick<RevisionContent, "pages" | "files">;
+/**
+ * One side of a merge: its versions of the entries that changed on either side (or all of them).
+ * An entry absent from a side's map is absent from that side.
+ */
+export interface MergeInput {
+  readonly pages: ReadonlyMap<string, PageVersionRecord>;
+  readonly files: ReadonlyMap<string, FileVersionRecord>;
+}
+
+/** The page tree of `ours`, read on demand (a `Revision` is one). */
+export interface PageLookup {
+  page(id: string): Promise<PageVersionRecord | undefined>;
+  children(parent: string): Promise<readonly { readonly page: string; readonly slug: string }[]>;
+}
+
+/** A {@link PageLookup} over a whole map of pages. */
+export function lookupOf(pages: ReadonlyMap<string, PageVersionRecord>): PageLookup {
+  return {
+    page: async (id) => pages.get(id),
+    children: async (parent) =>
+      sortSiblings([...pages.values()].filter((version) => version.parent === parent)),
+  };
+}
 
 /** Fields that describe a version rather than the page's content. */
 const BOOKKEEPING = new Set(["id", "page", "createdAt", "updatedAt", "parent", "position", "markdown"]);
 
 const CONFLICT = Symbol("conflict");
 
-export function mergeContents(
+export async function mergeContents(
   base: MergeInput,
   ours: MergeInput,
   theirs: MergeInput,
   world: Pick<World, "ids" | "clock">,
-): MergeResult {
+  oursTree: PageLookup = lookupOf(ours.pages),
+): Promise<MergeResult> {
   const conflicts: MergeConflict[] = [];
   const pages = new Map<string, PageVersionRecord | null>();
   const files = new Map<string, FileVersionRecord | null>();
@@ -71,7 +94,7 @@ export function mergeContents(
     else if ((merged?.id ?? null) !== (ours.files.get(id)?.id ?? null)) files.set(id, merged);
   }
 
-  if (conflicts.length === 0) conflicts.push(...treeConflicts(ours.pages, pages));
+  if (conflicts.length === 0) conflicts.push(...(await treeConflicts(oursTree, pages)));
   if (conflicts.length > 0) return { changes: { pages: new Map(), files: new Map() }, conflicts };
   return { changes: { pages, files }, conflicts };
 }
@@ -178,40 +201,55 @@ export function same(a: unknown, b: unknown): boolean {
 
 /**
  * Conflicts of the merged tree (`ours` with `changes` applied): sibling slug collisions, pages
- * whose parent no longer exists, and parent cycles (each side moved a page under the other).
+ * whose parent no longer exists, and parent cycles (each side moved a page under the other). Only
+ * the changed pages, their parents' children and their ancestors are read.
  */
-function treeConflicts(
-  ours: ReadonlyMap<string, PageVersionRecord>,
+async function treeConflicts(
+  ours: PageLookup,
   changes: ReadonlyMap<string, PageVersionRecord | null>,
-): MergeConflict[] {
+): Promise<MergeConflict[]> {
   if (changes.size === 0) return [];
-  const pages = new Map(ours);
-  for (const [id, version] of changes) {
-    if (version) pages.set(id, version);
-    else pages.delete(id);
-  }
+  const merged = async (id: string) => (changes.has(id) ? (changes.get(id) ?? undefined) : ours.page(id));
   const conflicts = new Map<string, string>();
-  const bySlot = new Map<string, string[]>();
-  for (const [id, version] of pages) {
-    const slot = JSON.stringify([version.parent, version.slug]);
-    bySlot.set(slot, [...(bySlot.get(slot) ?? []), id]);
-    if (version.parent && !pages.has(version.parent)) {
+  const parents = new Set<string>();
+  for (const [id, version] of changes) {
+    if (!version) {
+      // The children of a deleted page must have gone too, or moved elsewhere.
+      for (const child of await ours.children(id)) {
+        if (!changes.has(child.page) || changes.get(child.page)?.parent === id) {
+          conflicts.set(child.page, "its parent page was deleted on the other side");
+        }
+      }
+      continue;
+    }
+    parents.add(version.parent);
+    if (version.parent && !(await merged(version.parent))) {
       conflicts.set(id, "its parent page was deleted on the other side");
       continue;
     }
-    const seen = new Set([id]);
-    for (let parent = version.parent; parent; parent = pages.get(parent)?.parent ?? "") {
-      if (seen.has(parent)) {
-        conflicts.set(id, "moved under its own descendant by the other side");
+    const chain = [id];
+    for (let parent = version.parent; parent; parent = (await merged(parent))?.parent ?? "") {
+      const start = chain.indexOf(parent);
+      if (start >= 0) {
+        // Every page of the cycle, and the page that leads into it.
+        for (const member of [id, ...chain.slice(start)]) {
+          conflicts.set(member, "moved under its own descendant by the other side");
+        }
         break;
       }
-      seen.add(parent);
+      chain.push(parent);
     }
   }
-  for (const [slot, ids] of bySlot) {
-    if (ids.length < 2) continue;
-    const slug = (JSON.parse(slot) as [string, string])[1];
-    for (const id of ids) conflicts.set(id, `slug "${slug}" is used by another page under the same parent`);
+  for (const parent of parents) {
+    const bySlug = new Map<string, string[]>();
+    const add = (slug: string, id: string) => bySlug.set(slug, [...(bySlug.get(slug) ?? []), id]);
+    for (const child of await ours.children(parent))
+      if (!changes.has(child.page)) add(child.slug, child.page);
+    for (const [id, version] of changes) if (version && version.parent === parent) add(version.slug, id);
+    for (const [slug, ids] of bySlug) {
+      if (ids.length < 2) continue;
+      for (const id of ids) conflicts.set(id, `slug "${slug}" is used by another page under the same parent`);
+    }
   }
   return [...conflicts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([page, reason]) => ({ page, reason }));
 }

@@ -1,4 +1,5 @@
 import { defineModule } from "../module.js";
+import { treeNodesTable } from "./hamt.js";
 import { contentReadOperations } from "./reads.js";
 import { blobsTable, fileVersionsTable, pageVersionsTable, revisionsTable } from "./tables.js";
 import { templateOperations } from "./templates.js";
@@ -6,12 +7,12 @@ import { contentWriteOperations } from "./writes.js";
 
 /**
  * Immutable revisions of a space's pages and files: reads, writes and templates. Purging a space
- * removes its revisions; page and file versions and blobs stay, since duplicates and templates
- * share them with other spaces (nothing collects unreferenced ones yet).
+ * removes its revisions; tree nodes, page and file versions and blobs stay, since duplicates and
+ * templates share them with other spaces (nothing collects unreferenced ones yet).
  */
 export const contentModule = defineModule({
   name: "content",
-  tables: [revisionsTable, pageVersionsTable, fileVersionsTable, blobsTable],
+  tables: [revisionsTable, treeNodesTable, pageVersionsTable, fileVersionsTable, blobsTable],
   operations: { ...contentReadOperations, ...contentWriteOperations, ...templateOperations },
   hooks: {
     async purgeSpace(tx, _world, space) {

@@ -1,3 +1,4 @@
+import { jsonBytes } from "../shared/cache.js";
 import { z } from "zod";
 import { queryBoolean } from "../shared/schema.js";
 import type { DerivedCache } from "../shared/world.js";
@@ -47,7 +48,7 @@ export function pageBody(query: PageBodyQuery, cache?: DerivedCache) {
     let document = cache?.get(key) as Record<string, unknown> | undefined;
     if (!document) {
       document = markdownToDocument(evaluate(version.markdown)) as unknown as Record<string, unknown>;
-      cache?.set(key, document);
+      cache?.set(key, document, jsonBytes(document));
     }
     return { document };
   };

@@ -3,7 +3,7 @@ import type { World } from "../shared/world.js";
 import { downloadBase } from "./download.js";
 import type { FileVersionRecord } from "./tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
-import type { RevisionContent } from "./revisions.js";
+import type { FullContent } from "./revisions.js";
 import { pageTree, type TreeNode } from "./tree.js";
 
 /**
@@ -144,13 +144,13 @@ export function presentFile(world: World, fileId: string, version: FileVersionRe
 }
 
 /** Files of a revision ordered by name then id, the order of `listFiles`. */
-export function orderedFiles(content: RevisionContent): [string, FileVersionRecord][] {
+export function orderedFiles(content: Pick<FullContent, "files">): [string, FileVersionRecord][] {
   return [...content.files].sort(([idA, a], [idB, b]) =>
     a.name !== b.name ? (a.name < b.name ? -1 : 1) : idA < idB ? -1 : 1,
   );
 }
 
-export function presentRevision(world: World, space: SpaceRecord, content: RevisionContent) {
+export function presentRevision(world: World, space: SpaceRecord, content: FullContent) {
   const tree = pageTree(content);
   return {
     object: "revision" as const,

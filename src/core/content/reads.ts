@@ -63,7 +63,7 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     query: z.object(revisionQuery),
     response: revisionSchema,
     async run(scope) {
-      return presentRevision(scope, scope.space, scope.content);
+      return presentRevision(scope, scope.space, await scope.content.full());
     },
   });
 
@@ -79,7 +79,7 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     response: z.object({ pages: z.array(pageSchema) }),
     async run(scope) {
       return {
-        pages: pageTree(scope.content).roots.map((node) =>
+        pages: pageTree(await scope.content.full()).roots.map((node) =>
           presentPage(scope, scope.space, node, { children: true }),
         ),
       };
@@ -97,7 +97,7 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     query: z.object({ ...pageQuery, ...revisionQuery }),
     response: listOf(fileSchema),
     async run(scope, { query }) {
-      const page = paginateSorted(orderedFiles(scope.content), query, {
+      const page = paginateSorted(orderedFiles({ files: await scope.content.files() }), query, {
         scope: `files:${scope.space.id}`,
         position: ([id, version]) => [version.name, id],
       });
@@ -117,7 +117,7 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     response: fileSchema,
     async run(scope, { params }) {
       const fileId = pathParamOf(params, "fileId");
-      const version = scope.content.files.get(fileId);
+      const version = await scope.content.file(fileId);
       if (!version) throw notFound(`File "${fileId}" not found`);
       return presentFile(scope, fileId, version);
     },
@@ -135,7 +135,7 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     response: pageSchema,
     async run(scope, { params, query }) {
       const pageId = pathParamOf(params, "pageId");
-      const node = pageTree(scope.content).byId.get(pageId);
+      const node = await scope.content.node(pageId, { children: true });
       if (!node) throw notFound(`Page "${pageId}" not found`);
       return presentPage(scope, scope.space, node, { children: true, body: pageBody(query, scope.cache) });
     },
@@ -155,7 +155,8 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     response: pageSchema,
     async run(scope, { params, query }) {
       const path = pathParamOf(params, "pagePath").replace(/^\/+|\/+$/g, "");
-      const node = pageTree(scope.content).byPath.get(path);
+      const found = path ? await scope.content.pageAtPath(path) : undefined;
+      const node = found && (await scope.content.node(found.page, { children: true }));
       if (!node) throw notFound(`No page at path "${path}"`);
       return presentPage(scope, scope.space, node, { children: true, body: pageBody(query, scope.cache) });
     },

@@ -1,112 +1,297 @@
+import { jsonBytes } from "../shared/cache.js";
 import { nextSequence } from "../shared/sequence.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction, Table, WriteTransaction } from "../storage/port.js";
+import { type Change, NodeStore, mapDiff, mapEntries, mapGet, mapSize, mapUpdate } from "./hamt.js";
 import {
-  type ContentDelta,
   type FileVersionRecord,
   type PageVersionRecord,
   type RevisionRecord,
+  type RevisionTree,
   fileVersionsTable,
   pageVersionsTable,
   revisionsTable,
 } from "./tables.js";
+import { type FullContent, type TreeNode, sortSiblings } from "./tree.js";
+
+export type { FullContent } from "./tree.js";
 
 /**
- * Immutable revisions with structural sharing (DESIGN.md, "Immutable revisions").
+ * Immutable revisions whose cost follows the edit (DESIGN.md, "Immutable revisions").
  *
- * A revision's content is a map from page id to page version and from file id to file version.
- * Versions are immutable records of their own; a revision stores only ids. Most revisions store a
- * `delta` against their `base` (what one edit changed: usually one entry), and every
- * {@link SNAPSHOT_EVERY}-th one along a chain stores the whole map (`snapshot`) so that loading
- * never walks a long chain. An edit to one page of a 1,000-page space therefore writes one page
- * version and a revision of a few hundred bytes, never a copy of the space.
+ * A revision's content is three persistent maps (content-addressed trees, hamt.ts), named by their
+ * root hashes in the revision record:
  *
- * Materialized content is memoized per revision id in `world.cache`: a revision never changes, and
- * a child is built from its cached base by applying its delta.
+ * - `pages`: page id → page version id;
+ * - `files`: file id → file version id;
+ * - `children`: parent page id ("" for the root) → a list node of its children, ordered by
+ *   position, each with its slug (so that paths, sibling slugs and positions need no page loads).
+ *
+ * Versions are immutable records of their own. An edit to one page writes its version, the few
+ * tree nodes on that page's path and the revision record: a constant number of records, whatever
+ * the size of the space. Two revisions share every unchanged node. Reading one page reads the
+ * nodes on its path; the whole content is loaded only by the operations that show all of it
+ * ({@link Revision.full}).
+ *
+ * Everything read is memoized in `world.cache` under immutable ids (nodes by hash, versions and
+ * revision records by id), accounted by size in one budget.
  */
-export const SNAPSHOT_EVERY = 32;
 
-/** A revision with its content resolved. Treat as read-only: it is shared through the cache. */
-export interface RevisionContent {
-  readonly record: RevisionRecord;
-  readonly pages: ReadonlyMap<string, PageVersionRecord>;
-  readonly files: ReadonlyMap<string, FileVersionRecord>;
+/** One child of a page (or of the root) in a revision: enough to order siblings and build paths. */
+export interface ChildEntry {
+  readonly page: string;
+  readonly position: string;
+  readonly slug: string;
 }
 
-const cacheKey = (id: string) => `revision:${id}`;
+/** The changes between two revisions, by page and file id, with the versions on each side. */
+export interface ContentDiff {
+  readonly pages: Map<string, { before?: PageVersionRecord; after?: PageVersionRecord }>;
+  readonly files: Map<string, { before?: FileVersionRecord; after?: FileVersionRecord }>;
+}
 
-/** The content of a revision, or undefined when no such revision exists. */
+const EMPTY_TREE: RevisionTree = { pages: "", files: "", children: "" };
+
+const versionBytes = (version: object) => jsonBytes(version);
+
+/**
+ * A revision read in one transaction: its record, and lookups that load only what they need.
+ * Cheap to make; never keep one beyond its transaction.
+ */
+export class Revision {
+  private readonly store: NodeStore;
+
+  constructor(
+    readonly tx: ReadTransaction,
+    readonly world: World,
+    readonly record: RevisionRecord & { readonly tree: RevisionTree },
+  ) {
+    this.store = new NodeStore(tx, world.cache);
+  }
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  get tree(): RevisionTree {
+    return this.record.tree;
+  }
+
+  /** The version of a page, or undefined when the revision has no such page. */
+  async page(id: string): Promise<PageVersionRecord | undefined> {
+    const version = await mapGet(this.store, this.tree.pages, id);
+    return version === undefined ? undefined : loadVersion(this.tx, this.world, pageVersionsTable, version);
+  }
+
+  async hasPage(id: string): Promise<boolean> {
+    return (await mapGet(this.store, this.tree.pages, id)) !== undefined;
+  }
+
+  /** The version of a file, or undefined. */
+  async file(id: string): Promise<FileVersionRecord | undefined> {
+    const version = await mapGet(this.store, this.tree.files, id);
+    return version === undefined ? undefined : loadVersion(this.tx, this.world, fileVersionsTable, version);
+  }
+
+  /** The children of a page ("" for the root pages), in order. */
+  async children(parent: string): Promise<readonly ChildEntry[]> {
+    const list = await mapGet(this.store, this.tree.children, parent);
+    if (!list) return [];
+    const node = await this.store.get(list);
+    return (node.list ?? []).map(([position, page, slug]) => ({
+      page: page!,
+      position: position!,
+      slug: slug!,
+    }));
+  }
+
+  async pageCount(): Promise<number> {
+    return mapSize(this.store, this.tree.pages);
+  }
+
+  async fileCount(): Promise<number> {
+    return mapSize(this.store, this.tree.files);
+  }
+
+  /** The page's ancestors' ids from the root down, then the page; undefined when it is absent. */
+  async lineage(id: string): Promise<PageVersionRecord[] | undefined> {
+    const chain: PageVersionRecord[] = [];
+    const seen = new Set<string>();
+    for (let current: string = id; current;) {
+      if (seen.has(current)) break;
+      seen.add(current);
+      const version = await this.page(current);
+      if (!version) return current === id ? undefined : chain.reverse();
+      chain.push(version);
+      current = version.parent;
+    }
+    return chain.reverse();
+  }
+
+  /** The path of a page (slugs from the root, joined by "/"), or undefined. */
+  async path(id: string): Promise<string | undefined> {
+    return (await this.lineage(id))?.map((version) => version.slug).join("/");
+  }
+
+  /** The page at a path of slugs, or undefined. */
+  async pageAtPath(path: string): Promise<PageVersionRecord | undefined> {
+    let parent = "";
+    for (const slug of path.split("/")) {
+      const child = (await this.children(parent)).find((entry) => entry.slug === slug);
+      if (!child) return undefined;
+      parent = child.page;
+    }
+    return parent ? this.page(parent) : undefined;
+  }
+
+  /** Whether `page` is `ancestor` or below it. */
+  async isWithin(page: string, ancestor: string): Promise<boolean> {
+    const lineage = await this.lineage(page);
+    return lineage?.some((version) => version.page === ancestor) ?? false;
+  }
+
+  /** The ids of a page and all its descendants (none when the page is absent). */
+  async subtree(page: string): Promise<string[]> {
+    if (!(await this.hasPage(page))) return [];
+    const ids: string[] = [];
+    const walk = async (current: string): Promise<void> => {
+      ids.push(current);
+      for (const child of await this.children(current)) await walk(child.page);
+    };
+    await walk(page);
+    return ids;
+  }
+
+  /**
+   * The tree node of one page: its version, path and depth, and with `children` its descendants
+   * (each loaded). Reads the page's lineage and subtree only.
+   */
+  async node(id: string, options: { readonly children: boolean }): Promise<TreeNode | undefined> {
+    const lineage = await this.lineage(id);
+    if (!lineage) return undefined;
+    const version = lineage.at(-1)!;
+    const path = lineage.map((entry) => entry.slug).join("/");
+    const build = async (current: PageVersionRecord, at: string, depth: number): Promise<TreeNode> => {
+      const children = options.children
+        ? await Promise.all(
+            (await this.children(current.page)).map(async (child) => {
+              const childVersion = (await this.page(child.page))!;
+              return build(childVersion, `${at}/${childVersion.slug}`, depth + 1);
+            }),
+          )
+        : [];
+      return { version: current, path: at, depth, children };
+    };
+    return build(version, path, lineage.length - 1);
+  }
+
+  /** Every file version, by file id (without loading pages). */
+  async files(): Promise<ReadonlyMap<string, FileVersionRecord>> {
+    const entries = await mapEntries(this.store, this.tree.files);
+    const versions = await Promise.all(
+      entries.map(([, version]) => loadVersion(this.tx, this.world, fileVersionsTable, version)),
+    );
+    return new Map(entries.map(([id], index) => [id, versions[index]!]));
+  }
+
+  /** Everything: every page and file version. Memoized per revision. */
+  async full(): Promise<FullContent> {
+    const key = `full:${this.id}`;
+    const cached = this.world.cache.get(key) as FullContent | undefined;
+    if (cached) return cached;
+    const load = async <R extends object>(table: Table<R>, root: string) => {
+      const entries = await mapEntries(this.store, root);
+      const versions = await Promise.all(
+        entries.map(([, version]) => loadVersion(this.tx, this.world, table, version)),
+      );
+      return entries.map(([id], index) => [id, versions[index]!] as const);
+    };
+    const [pages, files] = await Promise.all([
+      load(pageVersionsTable, this.tree.pages),
+      load(fileVersionsTable, this.tree.files),
+    ]);
+    const content: FullContent = { record: this.record, pages: new Map(pages), files: new Map(files) };
+    let bytes = 256;
+    for (const [, version] of pages) bytes += versionBytes(version) + 96;
+    for (const [, version] of files) bytes += versionBytes(version) + 96;
+    this.world.cache.set(key, content, bytes);
+    return content;
+  }
+}
+
+/** A page or file version by id, through the cache. */
+async function loadVersion<R extends object>(
+  tx: ReadTransaction,
+  world: World,
+  table: Table<R>,
+  id: string,
+): Promise<R> {
+  const key = `${table.name}:${id}`;
+  const cached = world.cache.get(key) as R | undefined;
+  if (cached) return cached;
+  const version = await tx.get(table, id);
+  if (!version) throw new Error(`Missing ${table.name} record ${id}`);
+  world.cache.set(key, version, versionBytes(version));
+  return version;
+}
+
+/** The record of a revision through the cache, or undefined. */
+async function revisionRecordOf(
+  tx: ReadTransaction,
+  world: World,
+  id: string,
+): Promise<RevisionRecord | undefined> {
+  const key = `revision:${id}`;
+  const cached = world.cache.get(key) as RevisionRecord | undefined;
+  if (cached) return cached;
+  const record = await tx.get(revisionsTable, id);
+  if (record) world.cache.set(key, record, jsonBytes(record));
+  return record;
+}
+
+/** A revision, or undefined when no such revision exists. */
 export async function loadRevision(
   tx: ReadTransaction,
   world: World,
   id: string,
-): Promise<RevisionContent | undefined> {
-  const cached = world.cache.get(cacheKey(id)) as RevisionContent | undefined;
-  if (cached) return cached;
-  const record = await tx.get(revisionsTable, id);
+): Promise<Revision | undefined> {
+  const record = await revisionRecordOf(tx, world, id);
   if (!record) return undefined;
-  let content: RevisionContent;
-  if (record.base && record.delta) {
-    const base = await loadRevision(tx, world, record.base);
-    if (!base) throw new Error(`Revision ${id} lost its base ${record.base}`);
-    content = await applyDelta(tx, record, base, record.delta);
-  } else {
-    // All reads at once: an adapter with a network round trip per statement (PostgreSQL) sends them
-    // as one query.
-    const load = <R extends object>(table: Table<R>, versions: Record<string, string>) =>
-      Promise.all(
-        Object.entries(versions).map(
-          async ([id, version]) => [id, await requireVersion(tx, table, version)] as const,
-        ),
-      );
-    const [pages, files] = await Promise.all([
-      load(pageVersionsTable, record.snapshot?.pages ?? {}),
-      load(fileVersionsTable, record.snapshot?.files ?? {}),
-    ]);
-    content = { record, pages: new Map(pages), files: new Map(files) };
-  }
-  world.cache.set(cacheKey(id), content);
-  return content;
+  if (!record.tree) throw new Error(`Revision ${id} predates content trees and was not migrated`);
+  return new Revision(tx, world, { ...record, tree: record.tree });
 }
 
 /** Like {@link loadRevision}, for revisions that must exist (a space's or a change request's head). */
-export async function requireRevision(
-  tx: ReadTransaction,
-  world: World,
-  id: string,
-): Promise<RevisionContent> {
-  const content = await loadRevision(tx, world, id);
-  if (!content) throw new Error(`Revision ${id} is missing`);
-  return content;
+export async function requireRevision(tx: ReadTransaction, world: World, id: string): Promise<Revision> {
+  const revision = await loadRevision(tx, world, id);
+  if (!revision) throw new Error(`Revision ${id} is missing`);
+  return revision;
 }
 
-async function applyDelta(
-  tx: ReadTransaction,
-  record: RevisionRecord,
-  base: RevisionContent,
-  delta: ContentDelta,
-): Promise<RevisionContent> {
-  const pages = new Map(base.pages);
-  const files = new Map(base.files);
-  for (const [page, version] of Object.entries(delta.pages)) {
-    if (version === null) pages.delete(page);
-    else pages.set(page, await requireVersion(tx, pageVersionsTable, version));
-  }
-  for (const [file, version] of Object.entries(delta.files)) {
-    if (version === null) files.delete(file);
-    else files.set(file, await requireVersion(tx, fileVersionsTable, version));
-  }
-  return { record, pages, files };
-}
-
-async function requireVersion<R extends object>(
-  tx: ReadTransaction,
-  table: Table<R>,
-  id: string,
-): Promise<R> {
-  const version = await tx.get(table, id);
-  if (!version) throw new Error(`Missing ${table.name} record ${id}`);
-  return version;
+/** What changed from `from` to `to`, walking only the tree nodes that differ. */
+export async function diffRevisions(from: Revision, to: Revision): Promise<ContentDiff> {
+  const store = new NodeStore(to.tx, to.world.cache);
+  const [pageChanges, fileChanges] = await Promise.all([
+    mapDiff(store, from.tree.pages, to.tree.pages),
+    mapDiff(store, from.tree.files, to.tree.files),
+  ]);
+  const resolve = async <R extends object>(table: Table<R>, changes: Map<string, Change>) =>
+    new Map(
+      await Promise.all(
+        [...changes].map(async ([id, change]) => {
+          const [before, after] = await Promise.all([
+            change.before === undefined ? undefined : loadVersion(to.tx, to.world, table, change.before),
+            change.after === undefined ? undefined : loadVersion(to.tx, to.world, table, change.after),
+          ]);
+          return [id, { ...(before ? { before } : {}), ...(after ? { after } : {}) }] as const;
+        }),
+      ),
+    );
+  const [pages, files] = await Promise.all([
+    resolve(pageVersionsTable, pageChanges),
+    resolve(fileVersionsTable, fileChanges),
+  ]);
+  return { pages, files };
 }
 
 /** What a commit changes: new versions by page or file id, `null` to remove. */
@@ -118,69 +303,123 @@ export interface ContentChanges {
 export interface CommitInput {
   readonly space: string;
   /** The revision the changes apply to; it becomes the first parent. */
-  readonly base: RevisionContent | null;
+  readonly base: Revision | null;
   /** Further parents (the other side of a merge or an update). */
   readonly otherParents?: readonly string[];
+  /**
+   * Without `base`, the revision whose content the new one starts from (a duplicated space: its
+   * trees are shared as they are, whatever their size).
+   */
+  readonly startFrom?: Revision;
   readonly type?: RevisionRecord["type"];
   readonly changes: ContentChanges;
 }
 
 /**
  * Writes a new revision: stores the new page and file versions (versions already stored, such as
- * those taken from another revision in a merge, are reused as they are) and the revision record.
+ * those taken from another revision in a merge, are reused as they are), the tree nodes that
+ * changed and the revision record.
  */
 export async function commitRevision(
   tx: WriteTransaction,
   world: World,
   input: CommitInput,
-): Promise<RevisionContent> {
-  const pages = new Map(input.base?.pages ?? []);
-  const files = new Map(input.base?.files ?? []);
-  const delta: ContentDelta = { pages: {}, files: {} };
-  for (const [page, version] of input.changes.pages ?? []) {
-    if (version === null) {
-      if (!pages.delete(page)) continue;
-      delta.pages[page] = null;
-    } else {
-      if (pages.get(page)?.id === version.id) continue;
-      if (!(await tx.get(pageVersionsTable, version.id))) await tx.put(pageVersionsTable, version);
-      pages.set(page, version);
-      delta.pages[page] = version.id;
-    }
-  }
-  for (const [file, version] of input.changes.files ?? []) {
-    if (version === null) {
-      if (!files.delete(file)) continue;
-      delta.files[file] = null;
-    } else {
-      if (files.get(file)?.id === version.id) continue;
-      if (!(await tx.get(fileVersionsTable, version.id))) await tx.put(fileVersionsTable, version);
-      files.set(file, version);
-      delta.files[file] = version.id;
-    }
-  }
-  const depth = (input.base?.record.depth ?? 0) + 1;
-  const common = {
+): Promise<Revision> {
+  const tree = await applyChanges(tx, world, input.base ?? input.startFrom ?? null, input.changes);
+  const record: RevisionRecord = {
     id: world.ids(),
     space: input.space,
     seq: await nextSequence(tx, input.space),
-    parents: [...(input.base ? [input.base.record.id] : []), ...(input.otherParents ?? [])],
+    parents: [...(input.base ? [input.base.id] : []), ...(input.otherParents ?? [])],
     createdAt: world.clock().toISOString(),
     type: input.type ?? "edits",
+    tree,
   };
-  const record: RevisionRecord =
-    input.base && depth < SNAPSHOT_EVERY
-      ? { ...common, base: input.base.record.id, delta, depth }
-      : {
-          ...common,
-          snapshot: {
-            pages: Object.fromEntries([...pages].map(([page, version]) => [page, version.id])),
-            files: Object.fromEntries([...files].map(([file, version]) => [file, version.id])),
-          },
-          depth: 0,
-        };
   await tx.put(revisionsTable, record);
-  const content: RevisionContent = { record, pages, files };
-  world.cache.set(cacheKey(record.id), content);
-  return content;
+  world.cache.set(`revision:${record.id}`, record, jsonBytes(record));
+  return new Revision(tx, world, { ...record, tree });
+}
+
+/**
+ * The trees of `base` with `changes` applied: writes the new versions and the changed nodes, and
+ * keeps the children lists of the parents a change touches in step with the page versions.
+ */
+export async function applyChanges(
+  tx: WriteTransaction,
+  world: World,
+  base: Revision | null,
+  changes: ContentChanges,
+): Promise<RevisionTree> {
+  const from = base?.tree ?? EMPTY_TREE;
+  const store = new NodeStore(tx, world.cache);
+  const pageIds = new Map<string, string | null>();
+  const fileIds = new Map<string, string | null>();
+  /** Children-list edits by parent: pages leaving it, and entries joining it. */
+  const leaving = new Map<string, Set<string>>();
+  const joining = new Map<string, ChildEntry[]>();
+  const touch = <T>(map: Map<string, T>, key: string, empty: () => T) => {
+    if (!map.has(key)) map.set(key, empty());
+    return map.get(key)!;
+  };
+
+  await Promise.all(
+    [...(changes.pages ?? [])].map(async ([page, version]) => {
+      const current = base ? await base.page(page) : undefined;
+      if (version === null) {
+        if (!current) return;
+        pageIds.set(page, null);
+        touch(leaving, current.parent, () => new Set()).add(page);
+        return;
+      }
+      if (current?.id === version.id) return;
+      if (!(await tx.get(pageVersionsTable, version.id))) await tx.put(pageVersionsTable, version);
+      pageIds.set(page, version.id);
+      const moved =
+        !current ||
+        current.parent !== version.parent ||
+        current.position !== version.position ||
+        current.slug !== version.slug;
+      if (!moved) return;
+      if (current) touch(leaving, current.parent, () => new Set()).add(page);
+      touch(joining, version.parent, () => []).push({ page, position: version.position, slug: version.slug });
+    }),
+  );
+  await Promise.all(
+    [...(changes.files ?? [])].map(async ([file, version]) => {
+      const current = base ? await mapGet(store, from.files, file) : undefined;
+      if (version === null) {
+        if (current !== undefined) fileIds.set(file, null);
+        return;
+      }
+      if (current === version.id) return;
+      if (!(await tx.get(fileVersionsTable, version.id))) await tx.put(fileVersionsTable, version);
+      fileIds.set(file, version.id);
+    }),
+  );
+
+  const listChanges = new Map<string, string | null>();
+  await Promise.all(
+    [...new Set([...leaving.keys(), ...joining.keys()])].map(async (parent) => {
+      const gone = leaving.get(parent) ?? new Set<string>();
+      const added = joining.get(parent) ?? [];
+      const replaced = new Set(added.map((entry) => entry.page));
+      const kept = (base ? await base.children(parent) : []).filter(
+        (entry) => !gone.has(entry.page) && !replaced.has(entry.page),
+      );
+      const list = sortSiblings([...kept, ...added]);
+      listChanges.set(
+        parent,
+        list.length
+          ? await store.put({ list: list.map((entry) => [entry.position, entry.page, entry.slug]) })
+          : null,
+      );
+    }),
+  );
+
+  const [pages, files, children] = await Promise.all([
+    mapUpdate(store, from.pages, pageIds),
+    mapUpdate(store, from.files, fileIds),
+    mapUpdate(store, from.children, listChanges),
+  ]);
+  return { pages, files, children };
 }

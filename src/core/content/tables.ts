@@ -13,11 +13,17 @@ export const contentDelta = z.object({
 });
 export type ContentDelta = z.infer<typeof contentDelta>;
 
+/** The root hashes of a revision's content trees (content/revisions.ts; "" is an empty map). */
+export const revisionTree = z.object({ pages: z.string(), files: z.string(), children: z.string() });
+export type RevisionTree = z.infer<typeof revisionTree>;
+
 /**
- * An immutable revision of a space's content. Content is a map from page id to page version and
- * from file id to file version. A revision stores either the whole map (`snapshot`) or only what
- * changed since `base` (`delta`), with `depth` counting deltas since the last snapshot; unchanged
- * page and file versions are shared, never copied (see content/revisions.ts).
+ * An immutable revision of a space's content: its content trees (`tree`, see content/revisions.ts),
+ * whose unchanged nodes and versions it shares with every other revision.
+ *
+ * Before issue 8 a revision stored its whole map (`snapshot`) or what changed since `base`
+ * (`delta`, with `depth` counting deltas since the last snapshot). Those fields are read once, by
+ * the migration that gives such a revision its `tree` when a storage opens (content/migrate.ts).
  */
 export const revisionRecord = z.object({
   id: z.string(),
@@ -27,6 +33,7 @@ export const revisionRecord = z.object({
   parents: z.array(z.string()),
   createdAt: z.string(),
   type: z.enum(["edits", "merge", "update"]),
+  tree: revisionTree.optional(),
   snapshot: contentMap.optional(),
   base: z.string().optional(),
   delta: contentDelta.optional(),

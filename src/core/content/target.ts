@@ -9,7 +9,7 @@ import {
   loadRevision,
   requireRevision,
   type ContentChanges,
-  type RevisionContent,
+  type Revision,
 } from "./revisions.js";
 
 /**
@@ -68,7 +68,7 @@ export async function revisionContent(
   world: World,
   space: SpaceRecord,
   revisionId: string,
-): Promise<RevisionContent> {
+): Promise<Revision> {
   const content = await loadRevision(tx, world, revisionId);
   if (!content || content.record.space !== space.id) {
     throw notFound(`Revision "${revisionId}" not found in this space`);
@@ -84,7 +84,7 @@ export async function revisionContent(
 export interface Draft extends Context {
   readonly tx: WriteTransaction;
   readonly space: SpaceRecord;
-  readonly content: RevisionContent;
+  readonly content: Revision;
   readonly changeRequest?: ChangeRequestRecord | undefined;
 }
 
@@ -92,7 +92,7 @@ export interface Draft extends Context {
  * Commits `changes` on top of the draft's content and makes the new revision the head of the
  * space's live content or of the change request, whose contributors then include the caller.
  */
-export async function commitDraft(draft: Draft, changes: ContentChanges): Promise<RevisionContent> {
+export async function commitDraft(draft: Draft, changes: ContentChanges): Promise<Revision> {
   const { tx, space, changeRequest, content } = draft;
   const next = await commitRevision(tx, draft, { space: space.id, base: content, changes });
   const now = draft.clock().toISOString();

@@ -9,7 +9,7 @@ import { findSpace } from "../spaces/permissions.js";
 import type { ReadTransaction } from "../storage/port.js";
 import type { FileVersionRecord, PageVersionRecord } from "./tables.js";
 import { orderedFiles } from "./present.js";
-import { requireRevision, type ContentChanges, type RevisionContent } from "./revisions.js";
+import { requireRevision, type ContentChanges, type FullContent, type Revision } from "./revisions.js";
 import {
   changeRequestContent,
   commitDraft,
@@ -68,7 +68,7 @@ export async function templateChanges(
   tx: ReadTransaction,
   context: Context,
   reference: TemplateReference,
-  target: { spaceId: string; content: RevisionContent },
+  target: { spaceId: string; content: Revision },
   field: string,
 ): Promise<ContentChanges> {
   const access = await findSpace(tx, context, reference.id).catch((error: unknown) => {
@@ -76,7 +76,8 @@ export async function templateChanges(
     throw error;
   });
   if (!access) throw badRequest(`${field}.id: no template space "${reference.id}" that you can read`);
-  const template = await requireRevision(tx, context, access.space.revision);
+  const template = await (await requireRevision(tx, context, access.space.revision)).full();
+  const into = await target.content.full();
   const replacements = new Map<string, Replacement>();
   for (const [name, ref] of Object.entries(reference.params?.contentRefs ?? {})) {
     const where = `${field}.params.contentRefs.${name}`;
@@ -85,11 +86,11 @@ export async function templateChanges(
     if (ref.space && ref.space !== target.spaceId) {
       throw badRequest(`${where}.space: must be the target space "${target.spaceId}"`);
     }
-    const version = target.content.files.get(ref.file);
+    const version = into.files.get(ref.file);
     if (!version) throw badRequest(`${where}.file: no file "${ref.file}" in the target content`);
     replacements.set(source[0], { file: ref.file, version });
   }
-  return copyTemplate(template, target.content, context, replacements);
+  return copyTemplate(template, into, context, replacements);
 }
 
 /**
@@ -97,8 +98,8 @@ export async function templateChanges(
  * files of the target that stand in for them.
  */
 export function copyTemplate(
-  template: RevisionContent,
-  target: RevisionContent,
+  template: FullContent,
+  target: FullContent,
   world: Pick<World, "ids" | "clock">,
   replacements: ReadonlyMap<string, Replacement> = new Map(),
 ): Required<ContentChanges> {
@@ -142,7 +143,7 @@ function uniqueSlug(taken: ReadonlySet<string>, base: string): string {
 }
 
 /** Rewrites mentions of replaced template files (their id, their download path) in page text. */
-function textRewriter(template: RevisionContent, replacements: ReadonlyMap<string, Replacement>) {
+function textRewriter(template: FullContent, replacements: ReadonlyMap<string, Replacement>) {
   const pairs: [string, string][] = [];
   const path = (version: FileVersionRecord) => `/files/${version.id}/${encodeURIComponent(version.name)}`;
   for (const [id, replacement] of replacements) {

@@ -1,5 +1,11 @@
-import type { PageVersionRecord } from "./tables.js";
-import type { RevisionContent } from "./revisions.js";
+import type { FileVersionRecord, PageVersionRecord, RevisionRecord } from "./tables.js";
+
+/** A revision with all its content loaded. Treat as read-only: it is shared through the cache. */
+export interface FullContent {
+  readonly record: RevisionRecord;
+  readonly pages: ReadonlyMap<string, PageVersionRecord>;
+  readonly files: ReadonlyMap<string, FileVersionRecord>;
+}
 
 /**
  * The page tree of a revision, derived from its page versions: each version names its parent and
@@ -21,9 +27,9 @@ export interface PageTree {
   readonly ordered: readonly TreeNode[];
 }
 
-const trees = new WeakMap<RevisionContent, PageTree>();
+const trees = new WeakMap<FullContent, PageTree>();
 
-export function pageTree(content: RevisionContent): PageTree {
+export function pageTree(content: FullContent): PageTree {
   const known = trees.get(content);
   if (known) return known;
   const children = new Map<string, PageVersionRecord[]>();
@@ -64,12 +70,12 @@ export function sortSiblings<T extends Pick<PageVersionRecord, "position" | "pag
 }
 
 /** The pages directly under `parent` ("" for the root), in order. */
-export function siblingsOf(content: RevisionContent, parent: string): PageVersionRecord[] {
+export function siblingsOf(content: FullContent, parent: string): PageVersionRecord[] {
   return sortSiblings([...content.pages.values()].filter((version) => version.parent === parent));
 }
 
 /** The ids of a page and all its descendants. */
-export function subtreeOf(content: RevisionContent, page: string): string[] {
+export function subtreeOf(content: FullContent, page: string): string[] {
   const node = pageTree(content).byId.get(page);
   if (!node) return [];
   const ids: string[] = [];

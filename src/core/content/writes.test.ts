@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import { DerivedCache } from "../shared/cache.js";
+import { mapDiff, NodeStore } from "./hamt.js";
 import { type RevisionRecord, revisionsTable } from "./tables.js";
 
 async function setup() {
@@ -78,13 +80,19 @@ describe("content writes", () => {
   });
 
   it("stores one page version per edit and shares the others", async () => {
-    const { write, head, stored } = await setup();
+    const { write, head, stored, storage } = await setup();
     for (let i = 0; i < 5; i++)
       await write("POST", "/pages", { title: `Page ${i}`, markdown: "x".repeat(1000) });
     const pages = (await write("GET", "/pages")).body.pages as { id: string }[];
     await write("PATCH", `/page/${pages[2]!.id}`, { markdown: "edited" });
     const revision = await stored<RevisionRecord>(revisionsTable, await head());
-    expect(revision?.delta).toEqual({ pages: { [pages[2]!.id]: expect.any(String) }, files: {} });
+    const parent = await stored<RevisionRecord>(revisionsTable, revision!.parents[0]!);
+    // The two revisions' page trees differ by the edited page only; every other version is shared.
+    const changes = await storage.read((tx) =>
+      mapDiff(new NodeStore(tx, new DerivedCache()), parent!.tree!.pages, revision!.tree!.pages),
+    );
+    expect([...changes.keys()]).toEqual([pages[2]!.id]);
+    expect(changes.get(pages[2]!.id)?.before).not.toEqual(changes.get(pages[2]!.id)?.after);
   });
 
   it("serves uploaded bytes at the download URL with their content type", async () => {

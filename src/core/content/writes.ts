@@ -6,10 +6,10 @@ import { badRequest, conflict, notFound } from "../shared/errors.js";
 import { pathParam } from "../shared/schema.js";
 import { type BlobRecord, type FileVersionRecord, type PageVersionRecord, blobsTable } from "./tables.js";
 import { fileSchema, pageSchema, presentFile, presentPage } from "./present.js";
-import type { RevisionContent } from "./revisions.js";
+import type { Revision } from "./revisions.js";
 import { onDraft, pathParamOf } from "./access.js";
 import { commitDraft } from "./target.js";
-import { pageTree, siblingsOf, slugify, subtreeOf } from "./tree.js";
+import { slugify } from "./tree.js";
 import { createPageBody, updatePageBody, uploadFileBody } from "./write-bodies.js";
 
 /**
@@ -19,27 +19,33 @@ import { createPageBody, updatePageBody, uploadFileBody } from "./write-bodies.j
  */
 
 /** The sibling slug rule: a page's slug is unique among the pages of its parent. */
-function requireFreeSlug(content: RevisionContent, parent: string, candidate: string, page?: string): void {
-  if (siblingsOf(content, parent).some((sibling) => sibling.slug === candidate && sibling.page !== page)) {
+async function requireFreeSlug(
+  content: Revision,
+  parent: string,
+  candidate: string,
+  page?: string,
+): Promise<void> {
+  const siblings = await content.children(parent);
+  if (siblings.some((sibling) => sibling.slug === candidate && sibling.page !== page)) {
     throw conflict(`body.slug: "${candidate}" is already used by a sibling page`);
   }
 }
 
 /** A slug derived from the title, made unique among siblings with a numeric suffix. */
-function freeSlug(content: RevisionContent, parent: string, base: string): string {
-  const taken = new Set(siblingsOf(content, parent).map((sibling) => sibling.slug));
+async function freeSlug(content: Revision, parent: string, base: string): Promise<string> {
+  const taken = new Set((await content.children(parent)).map((sibling) => sibling.slug));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-function requireParentPage(content: RevisionContent, parent: string | undefined): string {
+async function requireParentPage(content: Revision, parent: string | undefined): Promise<string> {
   if (!parent) return "";
-  if (!content.pages.has(parent)) throw badRequest(`body.parent: no page "${parent}" in this content`);
+  if (!(await content.hasPage(parent))) throw badRequest(`body.parent: no page "${parent}" in this content`);
   return parent;
 }
 
-const endOf = (content: RevisionContent, parent: string) =>
-  generateKeyBetween(siblingsOf(content, parent).at(-1)?.position ?? null, null);
+const endOf = async (content: Revision, parent: string) =>
+  generateKeyBetween((await content.children(parent)).at(-1)?.position ?? null, null);
 
 /** The operation ids of one family, each written out where the family is declared. */
 interface WriteIds {
@@ -82,17 +88,17 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
     response: pageSchema,
     status: 201,
     async run(scope, { params, body }) {
-      const parent = requireParentPage(scope.content, body.parent);
-      if (body.slug) requireFreeSlug(scope.content, parent, body.slug);
+      const parent = await requireParentPage(scope.content, body.parent);
+      if (body.slug) await requireFreeSlug(scope.content, parent, body.slug);
       const now = scope.clock().toISOString();
       const version: PageVersionRecord = {
         id: scope.ids(),
         page: scope.ids(),
         parent,
-        position: endOf(scope.content, parent),
+        position: await endOf(scope.content, parent),
         type: "document",
         title: body.title,
-        slug: body.slug ?? freeSlug(scope.content, parent, slugify(body.title)),
+        slug: body.slug ?? (await freeSlug(scope.content, parent, slugify(body.title))),
         markdown: body.markdown ?? "",
         hidden: body.hidden ?? false,
         ...(body.emoji ? { emoji: body.emoji } : {}),
@@ -102,8 +108,8 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
         updatedAt: now,
       };
       const next = await commitDraft(scope, { pages: new Map([[version.page, version]]) });
-      const node = pageTree(next).byId.get(version.page)!;
-      const page = await presentPage(scope, scope.space, node, { children: true });
+      const node = (await next.node(version.page, { children: true }))!;
+      const page = presentPage(scope, scope.space, node, { children: true });
       return created(scope, page, `${family.prefix}/page/{pageId}`, { ...params, pageId: version.page });
     },
   });
@@ -121,7 +127,7 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
     async run(scope, { params, body }) {
       const { content } = scope;
       const pageId = pathParamOf(params, "pageId");
-      const current = content.pages.get(pageId);
+      const current = await content.page(pageId);
       if (!current) throw notFoundPage(pageId);
       const next: PageVersionRecord = {
         ...current,
@@ -129,12 +135,12 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
         updatedAt: scope.clock().toISOString(),
       };
       if (body.parent !== undefined && (body.parent ?? "") !== current.parent) {
-        const parent = requireParentPage(content, body.parent ?? undefined);
-        if (subtreeOf(content, current.page).includes(parent)) {
+        const parent = await requireParentPage(content, body.parent ?? undefined);
+        if (parent && (await content.isWithin(parent, current.page))) {
           throw badRequest("body.parent: a page cannot move under itself or its descendants");
         }
         next.parent = parent;
-        next.position = endOf(content, parent);
+        next.position = await endOf(content, parent);
       }
       if (body.title !== undefined) next.title = body.title;
       if (body.markdown !== undefined) next.markdown = body.markdown;
@@ -146,11 +152,12 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
       else if (body.description !== undefined) next.description = body.description;
       if (body.slug !== undefined) next.slug = body.slug;
       if (body.slug !== undefined || next.parent !== current.parent) {
-        if (body.slug !== undefined) requireFreeSlug(content, next.parent, next.slug, next.page);
-        else next.slug = freeSlug(content, next.parent, next.slug);
+        if (body.slug !== undefined) await requireFreeSlug(content, next.parent, next.slug, next.page);
+        else next.slug = await freeSlug(content, next.parent, next.slug);
       }
       const committed = await commitDraft(scope, { pages: new Map([[next.page, next]]) });
-      return presentPage(scope, scope.space, pageTree(committed).byId.get(next.page)!, { children: true });
+      const node = (await committed.node(next.page, { children: true }))!;
+      return presentPage(scope, scope.space, node, { children: true });
     },
   });
 
@@ -164,7 +171,7 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
     params: pageParams,
     emptyStatuses: [204, 205],
     async run(scope, { params }) {
-      const removed = subtreeOf(scope.content, pathParamOf(params, "pageId"));
+      const removed = await scope.content.subtree(pathParamOf(params, "pageId"));
       if (removed.length === 0) return deleted(false);
       await commitDraft(scope, { pages: new Map(removed.map((page) => [page, null])) });
       return deleted(true);
@@ -219,7 +226,7 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
     emptyStatuses: [204, 205],
     async run(scope, { params }) {
       const fileId = pathParamOf(params, "fileId");
-      if (!scope.content.files.has(fileId)) return deleted(false);
+      if (!(await scope.content.file(fileId))) return deleted(false);
       await commitDraft(scope, { files: new Map([[fileId, null]]) });
       return deleted(true);
     },

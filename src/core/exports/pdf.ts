@@ -42,7 +42,7 @@ export const getChangeRequestPDF = defineOperation({
   response: z.object({ url: z.string() }),
   async run(scope, { query }) {
     const { tx, space, changeRequest, content } = scope;
-    if (query.page && !content.pages.has(query.page)) {
+    if (query.page && !(await content.hasPage(query.page))) {
       throw notFound(`query.page: no page "${query.page}" in this change request`);
     }
     const now = scope.clock();
@@ -76,8 +76,8 @@ export async function readExport(
   const found = await world.storage.read(async (tx) => {
     const record = await tx.get(exportsTable, id);
     if (!record || record.expiresAt <= world.clock().toISOString()) return undefined;
-    const content = await loadRevision(tx, world, record.revision);
-    return content && { record, content };
+    const revision = await loadRevision(tx, world, record.revision);
+    return revision && { record, content: await revision.full() };
   });
   if (!found) return undefined;
   const { record, content } = found;
@@ -96,7 +96,7 @@ export async function readExport(
         depth: node.depth - base,
       })),
     });
-    world.cache.set(key, bytes);
+    world.cache.set(key, bytes, bytes.byteLength + 64);
   }
   return { name: `${record.id}.pdf`, bytes };
 }

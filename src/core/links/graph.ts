@@ -1,5 +1,6 @@
+import { jsonBytes } from "../shared/cache.js";
 import { orderedFiles } from "../content/present.js";
-import type { RevisionContent } from "../content/revisions.js";
+import type { FullContent } from "../content/revisions.js";
 import { pageTree } from "../content/tree.js";
 import type { World } from "../shared/world.js";
 import { extractLinks, type LinkRelation, type RawLink } from "./extract.js";
@@ -45,14 +46,17 @@ const KIND_ORDER: Record<LinkTarget["kind"], number> = { page: 0, file: 1, missi
 
 export const linkGraphCacheKey = (revisionId: string) => `links:${revisionId}`;
 
-export function linkGraph(world: World, content: RevisionContent): LinkGraph {
+export function linkGraph(world: World, content: FullContent): LinkGraph {
   const key = linkGraphCacheKey(content.record.id);
   const cached = world.cache.get(key) as LinkGraph | undefined;
   if (cached) return cached;
   const graph = buildLinkGraph(world, content);
-  world.cache.set(key, graph);
+  world.cache.set(key, graph, graphBytes(graph));
   return graph;
 }
+
+/** An estimate of a graph's memory: its items dominate. */
+const graphBytes = (graph: LinkGraph) => graph.items.length * 400 + graph.backlinks.size * 120 + 256;
 
 /** The raw links of a page version, parsed once: versions are immutable and shared by revisions. */
 function pageLinks(world: World, versionId: string, markdown: string): readonly RawLink[] {
@@ -60,12 +64,12 @@ function pageLinks(world: World, versionId: string, markdown: string): readonly 
   let links = world.cache.get(key) as RawLink[] | undefined;
   if (!links) {
     links = extractLinks(markdown);
-    world.cache.set(key, links);
+    world.cache.set(key, links, jsonBytes(links));
   }
   return links;
 }
 
-function buildLinkGraph(world: World, content: RevisionContent): LinkGraph {
+function buildLinkGraph(world: World, content: FullContent): LinkGraph {
   const tree = pageTree(content);
   const filesByName = new Map<string, string>();
   for (const [id, version] of orderedFiles(content))

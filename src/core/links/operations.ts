@@ -100,12 +100,12 @@ function linkFamily<const Ids extends LinkIds, Shape extends z.ZodRawShape>(fami
         : {}),
     }),
     response: linksListSchema,
-    run: (scope, { query }) =>
+    run: async (scope, { query }) =>
       linksPage(
         scope,
         query as LinksRequest,
         scopeOf(scope),
-        linkGraph(scope, scope.content).items,
+        linkGraph(scope, await scope.content.full()).items,
         (graph) => graph.items,
       ),
   });
@@ -120,9 +120,9 @@ function linkFamily<const Ids extends LinkIds, Shape extends z.ZodRawShape>(fami
     params: z.object({ ...family.params, pageId: pathParam() }),
     query: z.object({ ...pageQuery, ...statusQuery }),
     response: linksListSchema,
-    run: (scope, { params, query }) => {
-      const pageId = requirePage(scope, pathParamOf(params, "pageId"));
-      const items = linkGraph(scope, scope.content).bySource.get(pageId) ?? [];
+    run: async (scope, { params, query }) => {
+      const pageId = await requirePage(scope, pathParamOf(params, "pageId"));
+      const items = linkGraph(scope, await scope.content.full()).bySource.get(pageId) ?? [];
       const key = `${scopeOf(scope)}:page:${pageId}`;
       return linksPage(scope, query, key, items, (graph) => graph.bySource.get(pageId) ?? []);
     },
@@ -138,8 +138,8 @@ function linkFamily<const Ids extends LinkIds, Shape extends z.ZodRawShape>(fami
     params: z.object({ ...family.params, pageId: pathParam() }),
     query: z.object(pageQuery),
     response: backlinksListSchema,
-    run: (scope, { params, query }) => {
-      const pageId = requirePage(scope, pathParamOf(params, "pageId"));
+    run: async (scope, { params, query }) => {
+      const pageId = await requirePage(scope, pathParamOf(params, "pageId"));
       return backlinksPage(scope, query, `page:${pageId}`);
     },
   });
@@ -154,9 +154,9 @@ function linkFamily<const Ids extends LinkIds, Shape extends z.ZodRawShape>(fami
     params: z.object({ ...family.params, fileId: pathParam() }),
     query: z.object(pageQuery),
     response: backlinksListSchema,
-    run: (scope, { params, query }) => {
+    run: async (scope, { params, query }) => {
       const fileId = pathParamOf(params, "fileId");
-      if (!scope.content.files.has(fileId)) throw notFound(`File "${fileId}" not found`);
+      if (!(await scope.content.file(fileId))) throw notFound(`File "${fileId}" not found`);
       return backlinksPage(scope, query, `file:${fileId}`);
     },
   });
@@ -164,8 +164,8 @@ function linkFamily<const Ids extends LinkIds, Shape extends z.ZodRawShape>(fami
   return keyed([links, pageLinks, pageBacklinks, fileBacklinks]);
 }
 
-function requirePage(scope: ContentScope, pageId: string): string {
-  if (!scope.content.pages.has(pageId)) throw notFound(`Page "${pageId}" not found`);
+async function requirePage(scope: ContentScope, pageId: string): Promise<string> {
+  if (!(await scope.content.hasPage(pageId))) throw notFound(`Page "${pageId}" not found`);
   return pageId;
 }
 
@@ -173,8 +173,9 @@ const scopeOf = (scope: ContentScope) =>
   `links:${scope.space.id}:${scope.changeRequest ? scope.changeRequest.id : ""}`;
 
 async function backlinksPage(scope: ContentReadScope, request: PageRequest, targetKey: string) {
-  const tree = pageTree(scope.content);
-  const sources = (linkGraph(scope, scope.content).backlinks.get(targetKey) ?? [])
+  const content = await scope.content.full();
+  const tree = pageTree(content);
+  const sources = (linkGraph(scope, content).backlinks.get(targetKey) ?? [])
     .map((id) => ({ id, path: tree.byId.get(id)?.path ?? "" }))
     .sort((a, b) => (a.path !== b.path ? (a.path < b.path ? -1 : 1) : a.id < b.id ? -1 : 1));
   const page = paginateSorted(sources, request, {
@@ -201,7 +202,7 @@ async function introducedBy(
   );
   const brokenBefore = new Set(
     base
-      ? baseItems(linkGraph(scope, base))
+      ? baseItems(linkGraph(scope, await base.full()))
           .filter((item) => item.status === "broken")
           .map((item) => item.key)
       : [],

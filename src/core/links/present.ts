@@ -80,7 +80,7 @@ export interface LocationPresenter {
 export type ContentReadScope = Context & ContentScope & { readonly tx: ReadTransaction };
 
 export async function locationPresenter(scope: ContentReadScope): Promise<LocationPresenter> {
-  const { content } = scope;
+  const content = await scope.content.full();
   const organization: Organization = await presentOrganization(scope.tx, scope, scope.membership);
   const space: Space = toSpace(scope, scope.space, scope.permissions);
   const tree = pageTree(content);

@@ -1,6 +1,6 @@
-import { LRUCache } from "lru-cache";
+import { DerivedCache } from "../shared/cache.js";
 import { describe, expect, it } from "vitest";
-import type { RevisionContent } from "../content/revisions.js";
+import type { FullContent } from "../content/revisions.js";
 import { pageTree } from "../content/tree.js";
 import type { World } from "../shared/world.js";
 import type { FileVersionRecord, PageVersionRecord, RevisionRecord } from "../content/tables.js";
@@ -25,7 +25,7 @@ function page(page: string, slug: string, parent = "", markdown = ""): PageVersi
   };
 }
 
-function revision(id: string, pages: PageVersionRecord[], files: [string, string][] = []): RevisionContent {
+function revision(id: string, pages: PageVersionRecord[], files: [string, string][] = []): FullContent {
   const record: RevisionRecord = { id, space: "s", seq: 1, parents: [], createdAt: "", type: "edits" };
   const fileVersions = files.map(([file, name]): [string, FileVersionRecord] => [
     file,
@@ -112,7 +112,7 @@ describe("link resolution", () => {
 
   it("computes a revision's graph once and keeps it in the cache", () => {
     const world = {
-      cache: new LRUCache<string, object>({ max: 10 }),
+      cache: new DerivedCache(1 << 20),
       appUrl: "http://a",
       baseUrl: "http://a",
     };

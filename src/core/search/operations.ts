@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireRevision, type RevisionContent } from "../content/revisions.js";
+import { requireRevision, type FullContent } from "../content/revisions.js";
 import { pageTree } from "../content/tree.js";
 import { defineOperation } from "../registry.js";
 import { onContent } from "../content/access.js";
@@ -49,7 +49,7 @@ type PageResult = z.infer<typeof pageResultSchema>;
 
 const spaceResultSchema = z.object({ id: z.string(), title: z.string(), pages: z.array(pageResultSchema) });
 
-function presentHit(world: World, space: SpaceRecord, content: RevisionContent, hit: PageHit): PageResult {
+function presentHit(world: World, space: SpaceRecord, content: FullContent, hit: PageHit): PageResult {
   const tree = pageTree(content);
   const node = tree.byId.get(hit.page)!;
   const sections = searchIndex(world, content).sections.get(hit.page) ?? [];
@@ -93,7 +93,8 @@ export const searchSpaceContent = defineOperation({
   query: searchQuery,
   response: listOf(pageResultSchema),
   async run(scope, { query }) {
-    const { space, content } = scope;
+    const { space } = scope;
+    const content = await scope.content.full();
     const hits = searchPages(searchIndex(scope, content), query.query);
     const page = paginateSorted(hits, query, {
       scope: `search:${space.id}:${query.query}`,
@@ -119,10 +120,10 @@ export const searchOrganizationContent = defineOperation({
       index: "byOrganization",
       where: [membership.organization.id, "live"],
     });
-    const found: { space: SpaceRecord; content: RevisionContent; score: number; hits: PageHit[] }[] = [];
+    const found: { space: SpaceRecord; content: FullContent; score: number; hits: PageHit[] }[] = [];
     for (const space of spaces) {
       if (!spacePermissions(await contentRole(tx, membership, space), space).view) continue;
-      const content = await requireRevision(tx, scope, space.revision);
+      const content = await (await requireRevision(tx, scope, space.revision)).full();
       const hits = searchPages(searchIndex(scope, content), query.query);
       if (hits.length === 0) continue;
       found.push({ space, content, score: hits[0]!.score, hits: hits.slice(0, PAGES_PER_SPACE) });

@@ -1,5 +1,6 @@
+import { jsonBytes } from "../shared/cache.js";
 import MiniSearch, { type SearchOptions, type SearchResult } from "minisearch";
-import type { RevisionContent } from "../content/revisions.js";
+import type { FullContent } from "../content/revisions.js";
 import type { PageVersionRecord } from "../content/tables.js";
 import { pageTree } from "../content/tree.js";
 import type { World } from "../shared/world.js";
@@ -67,9 +68,17 @@ const SEARCH_OPTIONS: SearchOptions = {
   fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
 };
 
+/** An estimate of an index's memory: a few times the text it indexes. */
+function indexBytes(content: FullContent): number {
+  let bytes = 4096;
+  for (const version of content.pages.values())
+    bytes += (version.markdown.length + version.title.length) * 6 + 512;
+  return bytes;
+}
+
 export const searchIndexCacheKey = (revisionId: string) => `search:${revisionId}`;
 
-export function searchIndex(world: World, content: RevisionContent): SearchIndex {
+export function searchIndex(world: World, content: FullContent): SearchIndex {
   const key = searchIndexCacheKey(content.record.id);
   const cached = world.cache.get(key) as SearchIndex | undefined;
   if (cached) return cached;
@@ -79,16 +88,16 @@ export function searchIndex(world: World, content: RevisionContent): SearchIndex
     let list = world.cache.get(sectionsKey) as Section[] | undefined;
     if (!list) {
       list = pageSections(version.title, version.markdown);
-      world.cache.set(sectionsKey, list);
+      world.cache.set(sectionsKey, list, jsonBytes(list));
     }
     return list;
   });
-  world.cache.set(key, index);
+  world.cache.set(key, index, indexBytes(content));
   return index;
 }
 
 function buildSearchIndex(
-  content: RevisionContent,
+  content: FullContent,
   sectionsOf: (version: PageVersionRecord) => Section[],
 ): SearchIndex {
   const documents: SectionDocument[] = [];

@@ -1,15 +1,12 @@
-import type { LRUCache } from "lru-cache";
 import type { ConversationAnalyzer } from "../conversations/analyzer.js";
 import type { MemberRecord } from "../members/tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import type { Storage, WriteTransaction } from "../storage/port.js";
 import type { Translator } from "../translations/translator.js";
 
-/**
- * Memo of values derived from immutable data (materialized revisions, search indexes, rendered
- * documents), keyed by kind and revision id. Safe to share because revisions never change.
- */
-export type DerivedCache = LRUCache<string, object>;
+import type { DerivedCache } from "./cache.js";
+
+export type { DerivedCache } from "./cache.js";
 
 /**
  * Everything an operation may reach outside its input: injected so that tests are deterministic

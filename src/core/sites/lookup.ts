@@ -1,4 +1,3 @@
-import { pageTree } from "../content/tree.js";
 import { requireRevision } from "../content/revisions.js";
 import type { World } from "../shared/world.js";
 import type { SpaceRecord } from "../spaces/tables.js";
@@ -156,7 +155,7 @@ export async function resolvePublishedUrl(
   const pathname = rest.join("/");
   if (pathname !== "") {
     const content = await requireRevision(tx, world, space.revision);
-    if (!pageTree(content).byPath.has(pathname)) return NOT_FOUND;
+    if (!(await content.pageAtPath(pathname))) return NOT_FOUND;
   }
   const storedSection = stored.sections.find((candidate) => candidate.id === section?.id);
   const storedSiteSpace = [...stored.siteSpaces.values()]

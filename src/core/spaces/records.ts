@@ -1,6 +1,6 @@
 import { scheduleJob } from "../jobs/index.js";
 import type { WriteTransaction } from "../storage/port.js";
-import { commitRevision, type RevisionContent } from "../content/revisions.js";
+import { commitRevision, type Revision } from "../content/revisions.js";
 import type { World } from "../shared/world.js";
 import { type SpaceRecord, spacesTable } from "./tables.js";
 
@@ -43,14 +43,15 @@ export async function insertSpace(
   tx: WriteTransaction,
   world: World,
   fields: NewSpace,
-  source?: RevisionContent,
+  source?: Revision,
 ): Promise<SpaceRecord> {
   const id = world.ids();
   const { record: revision } = await commitRevision(tx, world, {
     space: id,
     base: null,
     otherParents: source ? [source.record.id] : [],
-    changes: { pages: source?.pages ?? new Map(), files: source?.files ?? new Map() },
+    ...(source ? { startFrom: source } : {}),
+    changes: {},
   });
   const now = world.clock().toISOString();
   const { language, mergeRules, ...rest } = fields;

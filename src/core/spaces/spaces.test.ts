@@ -49,9 +49,8 @@ describe("spaces", () => {
       parents: [],
       createdAt: "2025-01-01T00:00:00.000Z",
       type: "edits",
-      // The first revision is an empty snapshot: no pages, no files.
-      snapshot: { pages: {}, files: {} },
-      depth: 0,
+      // The first revision's trees are empty: no pages, no files.
+      tree: { pages: "", files: "", children: "" },
     });
   });
 

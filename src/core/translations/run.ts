@@ -89,7 +89,8 @@ export const runTranslation: JobHandler = async (world, payload) => {
     const translation = await tx.get(translationsTable, id);
     if (!translation || translation.run > run) return undefined;
     const source = await tx.get(spacesTable, translation.sourceSpace);
-    const content = source?.state === "live" ? await requireRevision(tx, world, source.revision) : undefined;
+    const content =
+      source?.state === "live" ? await (await requireRevision(tx, world, source.revision)).full() : undefined;
     const running: TranslationRecord = {
       ...translation,
       status: "running",
@@ -161,7 +162,8 @@ export const runTranslation: JobHandler = async (world, payload) => {
     if (!current) return;
     const now = world.clock();
     const target = await tx.get(spacesTable, current.resultSpace);
-    const base = target?.state === "live" ? await requireRevision(tx, world, target.revision) : undefined;
+    const head = target?.state === "live" ? await requireRevision(tx, world, target.revision) : undefined;
+    const base = head && (await head.full());
     const pages = new Map<string, PageVersionRecord | null>();
     let sentPages = 0;
     let words = 0;
@@ -236,7 +238,11 @@ export const runTranslation: JobHandler = async (world, payload) => {
 
     let resultRevision = current.resultRevision;
     if (target && base && (pages.size > 0 || files.size > 0)) {
-      const next = await commitRevision(tx, world, { space: target.id, base, changes: { pages, files } });
+      const next = await commitRevision(tx, world, {
+        space: target.id,
+        base: head ?? null,
+        changes: { pages, files },
+      });
       resultRevision = next.record.id;
       await tx.put(spacesTable, { ...target, revision: resultRevision, updatedAt: now.toISOString() });
     }
