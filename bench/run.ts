@@ -18,6 +18,7 @@ import type { Storage } from "../src/core/storage/port.js";
 import { defineTable } from "../src/core/storage/table.js";
 import { z } from "zod";
 import { createDatabase, startPostgres } from "../test/support/postgres-server.js";
+import { benchContent } from "./content.js";
 import { benchInstances } from "./instances.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
@@ -102,6 +103,12 @@ async function benchHttp(storage: "memory" | "sqlite" | { postgres: string }) {
 }
 
 const onlyPostgres = process.argv.includes("postgres");
+if (process.argv.includes("content")) {
+  // `npm run bench -- content`: only the content-at-scale figures.
+  await benchContent(directory);
+  rmSync(directory, { recursive: true, force: true });
+  process.exit(0);
+}
 const postgres = await startPostgres();
 try {
   if (!onlyPostgres) await benchStorage("memory", memoryStorage());
@@ -115,6 +122,7 @@ try {
   if (!onlyPostgres) await benchHttp("sqlite");
   await benchHttp({ postgres: await createDatabase(postgres.url, "bench") });
   await benchInstances({ postgresUrl: postgres.url, directory });
+  if (!onlyPostgres) await benchContent(directory);
 } finally {
   await postgres.stop();
   rmSync(directory, { recursive: true, force: true });

@@ -149,6 +149,11 @@ export interface Docsbase<Ops extends Operations = Operations> {
   jobs(query?: JobQuery): Promise<JobInfo[]>;
   /** The OpenAPI 3.1 document of the API. */
   openApi(): Record<string, unknown>;
+  /**
+   * The derived-value cache's figures, for monitoring: estimated bytes held (never above
+   * `maxBytes`, the `cacheBytes` option) and entries.
+   */
+  readonly cache: { readonly bytes: number; readonly maxBytes: number; readonly size: number };
   /** Starts no further job, waits for the jobs under way, then closes the storage. */
   close(): Promise<void>;
 }
@@ -276,6 +281,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
       return listJobs(world, query);
     },
     openApi,
+    cache: world.cache,
     async close() {
       await jobs.stop();
       await options.storage.close();

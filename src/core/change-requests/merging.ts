@@ -58,12 +58,17 @@ async function threeWayCommit(
   }
   const { changes, conflicts } = await mergeContents(sides.base, sides.ours, sides.theirs, scope, ours);
   if (conflicts.length > 0) return { conflicts };
+  // Versions taken from `theirs` are stored; only versions the merge made are new.
+  const stored = new Set<string>();
+  for (const kind of ["pages", "files"] as const) {
+    for (const side of theirsDiff[kind].values()) if (side.after) stored.add(side.after.id);
+  }
   const next = await commitRevision(tx, scope, {
     space,
     base: ours,
     otherParents: [theirs.record.id],
     type,
-    changes,
+    changes: { ...changes, stored },
   });
   return { revision: next.record.id };
 }

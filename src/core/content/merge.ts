@@ -212,7 +212,17 @@ async function treeConflicts(
   const merged = async (id: string) => (changes.has(id) ? (changes.get(id) ?? undefined) : ours.page(id));
   const conflicts = new Map<string, string>();
   const parents = new Set<string>();
-  for (const [id, version] of changes) {
+  // A page that keeps its parent and slug in `ours` changes nothing in the tree: skip it.
+  const placed = new Map<string, PageVersionRecord | null>();
+  await Promise.all(
+    [...changes].map(async ([id, version]) => {
+      const current = await ours.page(id);
+      if (!version || !current || current.parent !== version.parent || current.slug !== version.slug) {
+        placed.set(id, version);
+      }
+    }),
+  );
+  for (const [id, version] of placed) {
     if (!version) {
       // The children of a deleted page must have gone too, or moved elsewhere.
       for (const child of await ours.children(id)) {
@@ -243,9 +253,8 @@ async function treeConflicts(
   for (const parent of parents) {
     const bySlug = new Map<string, string[]>();
     const add = (slug: string, id: string) => bySlug.set(slug, [...(bySlug.get(slug) ?? []), id]);
-    for (const child of await ours.children(parent))
-      if (!changes.has(child.page)) add(child.slug, child.page);
-    for (const [id, version] of changes) if (version && version.parent === parent) add(version.slug, id);
+    for (const child of await ours.children(parent)) if (!placed.has(child.page)) add(child.slug, child.page);
+    for (const [id, version] of placed) if (version && version.parent === parent) add(version.slug, id);
     for (const [slug, ids] of bySlug) {
       if (ids.length < 2) continue;
       for (const id of ids) conflicts.set(id, `slug "${slug}" is used by another page under the same parent`);

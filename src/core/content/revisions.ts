@@ -298,6 +298,8 @@ export async function diffRevisions(from: Revision, to: Revision): Promise<Conte
 export interface ContentChanges {
   readonly pages?: ReadonlyMap<string, PageVersionRecord | null>;
   readonly files?: ReadonlyMap<string, FileVersionRecord | null>;
+  /** Ids of versions known to be stored already (taken from another revision): not looked up. */
+  readonly stored?: ReadonlySet<string>;
 }
 
 export interface CommitInput {
@@ -372,7 +374,9 @@ export async function applyChanges(
         return;
       }
       if (current?.id === version.id) return;
-      if (!(await tx.get(pageVersionsTable, version.id))) await tx.put(pageVersionsTable, version);
+      if (!changes.stored?.has(version.id) && !(await tx.get(pageVersionsTable, version.id))) {
+        await tx.put(pageVersionsTable, version);
+      }
       pageIds.set(page, version.id);
       const moved =
         !current ||
@@ -392,7 +396,9 @@ export async function applyChanges(
         return;
       }
       if (current === version.id) return;
-      if (!(await tx.get(fileVersionsTable, version.id))) await tx.put(fileVersionsTable, version);
+      if (!changes.stored?.has(version.id) && !(await tx.get(fileVersionsTable, version.id))) {
+        await tx.put(fileVersionsTable, version);
+      }
       fileIds.set(file, version.id);
     }),
   );

@@ -102,7 +102,7 @@ export function copyTemplate(
   target: FullContent,
   world: Pick<World, "ids" | "clock">,
   replacements: ReadonlyMap<string, Replacement> = new Map(),
-): Required<ContentChanges> {
+): Required<Pick<ContentChanges, "pages" | "files">> {
   const now = world.clock().toISOString();
   const tree = pageTree(template);
   const ids = new Map(tree.ordered.map((node) => [node.version.page, world.ids()]));

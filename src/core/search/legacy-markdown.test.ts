@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { parserRuns } from "../content/document/markdown.js";
+import { mapGet, NodeStore } from "../content/hamt.js";
 import { pageVersionsTable, revisionsTable } from "../content/tables.js";
+import { DerivedCache } from "../shared/cache.js";
 import { createTestDocsbase } from "../../testing/double.js";
 
 /**
@@ -54,7 +56,9 @@ describe("a legacy page over the limits", () => {
     // Store the over-limit markdown as the page's version, as a page written before the limit.
     const revision = (await s.api("GET", `/spaces/${s.space}`)).body.revision as string;
     const record = await s.stored(revisionsTable, revision);
-    const versionId = record?.snapshot?.pages[old] ?? record?.delta?.pages[old];
+    const versionId = await s.storage.read((tx) =>
+      mapGet(new NodeStore(tx, new DerivedCache()), record!.tree!.pages, old),
+    );
     expect(versionId).toEqual(expect.any(String));
     await s.storage.write(async (tx) => {
       const version = await tx.get(pageVersionsTable, versionId!);
