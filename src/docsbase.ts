@@ -24,6 +24,7 @@ import { downloadRoutes } from "./http/downloads.js";
 import { createFetchHandler } from "./http/handler.js";
 import { clientAddressOf, createRateLimiter, type RateLimitOptions } from "./http/rate-limit.js";
 import { openApiDocument } from "./http/openapi.js";
+import { countedStorage } from "./core/shared/counters.js";
 
 export interface DocsbaseOptions {
   /** Where data lives: `memoryStorage()`, `sqliteStorage({ filename })`... */
@@ -173,7 +174,8 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   const operations = api.operations as Operations & OperationsOf<Extra>;
   const baseUrl = (options.baseUrl ?? "http://localhost").replace(/\/+$/, "");
   const world: World = {
-    storage: options.storage,
+    // Keeps the counters that list counts read, in every write transaction (shared/counters.ts).
+    storage: countedStorage(options.storage, api.counts),
     clock: options.clock ?? (() => new Date()),
     ids: options.ids ?? (() => randomId()),
     baseUrl,
@@ -191,7 +193,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   };
   const jobs = backgroundJobs(world, api.jobs, options.jobs);
   let initialized: Promise<void> | undefined;
-  const ready = () => (initialized ??= options.storage.init(api.schema));
+  const ready = () => (initialized ??= world.storage.init(api.schema));
   const context = async (caller: Caller | null): Promise<Context> => {
     await ready();
     return { ...world, caller };
