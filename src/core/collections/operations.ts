@@ -12,11 +12,7 @@ import { spaceSchema, type Space } from "../spaces/schemas.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import { onCollection, onCollectionIfPresent } from "./access.js";
 import { moveCollection, transferCollection } from "./moves.js";
-import {
-  presentCollection,
-  requireCreateAt,
-  requireParentCollection,
-} from "./permissions.js";
+import { presentCollection, requireCreateAt, requireParentCollection } from "./permissions.js";
 import {
   collectionDescription,
   collectionParams,
