@@ -25,6 +25,7 @@ import { downloadRoutes } from "./http/downloads.js";
 import { createFetchHandler } from "./http/handler.js";
 import { clientAddressOf, createRateLimiter, type RateLimitOptions } from "./http/rate-limit.js";
 import { openApiDocument } from "./http/openapi.js";
+import { countedStorage } from "./core/shared/counters.js";
 
 export interface DocsbaseOptions {
   /** Where data lives: `memoryStorage()`, `sqliteStorage({ filename })`... */
@@ -183,7 +184,8 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   const operations = api.operations as Operations & OperationsOf<Extra>;
   const baseUrl = (options.baseUrl ?? "http://localhost").replace(/\/+$/, "");
   const world: World = {
-    storage: options.storage,
+    // Keeps the counters that list counts read, in every write transaction (shared/counters.ts).
+    storage: countedStorage(options.storage, api.counts),
     clock: options.clock ?? (() => new Date()),
     ids: options.ids ?? (() => randomId()),
     baseUrl,
@@ -203,7 +205,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   let initialized: Promise<void> | undefined;
   // Revisions stored before content trees get theirs before anything reads them (content/migrate.ts).
   const ready = () =>
-    (initialized ??= options.storage.init(api.schema).then(async () => {
+    (initialized ??= world.storage.init(api.schema).then(async () => {
       await migrateRevisions(world);
     }));
   const context = async (caller: Caller | null): Promise<Context> => {

@@ -4,6 +4,7 @@ import type { AnyOperation } from "./registry.js";
 import type { SpaceRecord } from "./spaces/tables.js";
 import type { Lifecycle, World } from "./shared/world.js";
 import type { Table, WriteTransaction } from "./storage/port.js";
+import { type CountedRange, countersTable } from "./shared/counters.js";
 
 /**
  * A resource folder's one export (STYLE.md, rule 8): its tables, operations, job handlers and
@@ -20,6 +21,8 @@ export interface ResourceModule<
   readonly tables: readonly Table<object>[];
   /** Its operations, keyed by their literal ids. */
   readonly operations: Ops;
+  /** The index ranges its lists count, kept in counter records (see `shared/counters.ts`). */
+  readonly counts?: readonly CountedRange[];
   /** Handlers of the job types it schedules, keyed by type; types are unique across modules. */
   readonly jobs?: Readonly<Record<string, JobHandler>>;
   /** What it does when another resource's lifecycle event happens. */
@@ -58,6 +61,8 @@ export interface Assembly<Ms extends readonly ResourceModule[]> {
   /** Every operation, keyed by its literal id. */
   readonly operations: OperationsOf<Ms>;
   readonly schema: { readonly tables: Table<object>[] };
+  /** Every module's counted ranges, for `countedStorage`. */
+  readonly counts: readonly CountedRange[];
   readonly jobs: Record<string, JobHandler>;
   /** Every module's hooks run as one, over the world `world()` returns when they run. */
   lifecycle(world: () => World): Lifecycle;
@@ -90,6 +95,8 @@ export function assemble<const Ms extends readonly ResourceModule[]>(modules: Ms
       jobs[type] = handler;
     }
   }
+  const counts = modules.flatMap((module) => module.counts ?? []);
+  if (counts.length > 0) tables.push(countersTable);
   const hooks = modules.flatMap((module) => (module.hooks ? [module.hooks] : []));
   const lifecycle = (world: () => World): Lifecycle => ({
     async purgeSpace(tx, space) {
@@ -103,6 +110,7 @@ export function assemble<const Ms extends readonly ResourceModule[]>(modules: Ms
     modules,
     operations: operations as OperationsOf<Ms>,
     schema: { tables },
+    counts,
     jobs,
     lifecycle,
   };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { onChangeRequest } from "../content/access.js";
 import { commitRevision, requireRevision } from "../content/revisions.js";
 import { templateChanges } from "../content/templates.js";
-import { contentRole, requireCaller, type Membership } from "../permissions/membership.js";
+import { contentRole, requireCaller, viewsAllContent, type Membership } from "../permissions/membership.js";
 import { inOrganization } from "../permissions/organization.js";
 import { defineOperation } from "../registry.js";
 import { conflict } from "../shared/errors.js";
@@ -198,6 +198,8 @@ export const listChangeRequestsForOrganization = defineOperation({
       index: "byOrganizationStatus",
       where: [membership.organization.id, query.status ?? "open"],
       reverse: true,
+      // A guest reads none of the list; members see every live space, so only deleted spaces filter.
+      visible: viewsAllContent(membership),
       filter: async (record: ChangeRequestRecord) =>
         (!filter || filter(record)) && (await spaceOf(record.space)) !== undefined,
       map: async (record: ChangeRequestRecord) => present(record, (await spaceOf(record.space))!),

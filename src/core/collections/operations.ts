@@ -1,23 +1,18 @@
 import { z } from "zod";
-import { contentRole } from "../permissions/membership.js";
+import { viewsAllContent } from "../permissions/membership.js";
 import { inOrganization } from "../permissions/organization.js";
 import { defineOperation, deleted } from "../registry.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { endPosition } from "../shared/positions.js";
 import { defaultLevel } from "../shared/roles.js";
 import { boundedId, pathParam, queryBoolean } from "../shared/schema.js";
-import { presentSpace, spacePermissions } from "../spaces/permissions.js";
+import { presentSpace } from "../spaces/permissions.js";
 import { softDeleteSpace } from "../spaces/records.js";
 import { spaceSchema, type Space } from "../spaces/schemas.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import { onCollection, onCollectionIfPresent } from "./access.js";
 import { moveCollection, transferCollection } from "./moves.js";
-import {
-  collectionPermissions,
-  presentCollection,
-  requireCreateAt,
-  requireParentCollection,
-} from "./permissions.js";
+import { presentCollection, requireCreateAt, requireParentCollection } from "./permissions.js";
 import {
   collectionDescription,
   collectionParams,
@@ -83,7 +78,7 @@ export const listCollectionsInOrganizationById = defineOperation({
       ...(nested
         ? { index: "byOrganization", where: [organization] }
         : { index: "byParent", where: [organization, ""] }),
-      filter: async (collection) => collectionPermissions(await contentRole(tx, membership, collection)).view,
+      visible: viewsAllContent(membership),
       map: (collection) => presentCollection(tx, scope, membership, collection),
     });
   },
@@ -164,7 +159,7 @@ export const listSpacesInCollectionById = defineOperation({
       table: spacesTable,
       index: "byParent",
       where: [collection.organization, collection.id, "live"],
-      filter: async (space) => spacePermissions(await contentRole(tx, membership, space), space).view,
+      visible: viewsAllContent(membership),
       map: (space) => presentSpace(tx, scope, membership, space),
     });
   },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defaultLevel } from "../shared/roles.js";
+import type { CountedRange } from "../shared/counters.js";
 import { defineTable } from "../storage/table.js";
 
 export const collectionRecord = z.object({
@@ -25,3 +26,9 @@ export const collectionsTable = defineTable({
   },
   record: collectionRecord,
 });
+
+/** The ranges collections are listed and counted by: an organization's, a parent's. */
+export const collectionCounts: readonly CountedRange[] = [
+  { table: collectionsTable, index: "byOrganization", prefix: 1 },
+  { table: collectionsTable, index: "byParent", prefix: 2 },
+];

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { memberRoleOrGuest } from "../shared/roles.js";
+import type { CountedRange } from "../shared/counters.js";
 import { defineTable } from "../storage/table.js";
 
 export const memberRecord = z.object({
@@ -31,3 +32,9 @@ export const membersTable = defineTable({
   },
   record: memberRecord,
 });
+
+/** The ranges members are listed and counted by: an organization's, and its members of one role. */
+export const memberCounts: readonly CountedRange[] = [
+  { table: membersTable, index: "byOrganization", prefix: 1 },
+  { table: membersTable, index: "byRole", prefix: 2 },
+];

@@ -8,6 +8,7 @@ export {
   memberKey,
   requireCaller,
   requireMembership,
+  viewsAllContent,
   type Membership,
 } from "./membership.js";
 export { inOrganization, ownsTeam, permissionsOf, type OrganizationAccess } from "./organization.js";

@@ -78,6 +78,18 @@ export async function effectiveDefaultLevel(
   return current === "inherit" ? null : current;
 }
 
+/**
+ * Whether the member can view every collection and space of the organization, or none of them.
+ * Visibility follows from the organization role alone: a non-guest's role is at least `read` and
+ * default levels only ever raise it (see {@link contentRole}), and guests see nothing, per-content
+ * grants not being modelled. Lists page their index by this one answer instead of checking each
+ * record, so a page costs a page and `count` stays a counter (docs/api.md, "Lists"). Per-content
+ * grants, when they come, need an index of the visible set by grantee, not a filter.
+ */
+export function viewsAllContent(membership: Membership): boolean {
+  return membership.role !== null;
+}
+
 /** The caller's role on a collection or space of their organization. */
 export async function contentRole(
   tx: ReadTransaction,

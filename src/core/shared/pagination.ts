@@ -12,6 +12,11 @@ import { fnv1a } from "./digest.js";
  * returned, so items added or removed between two calls never shift later pages (no item is
  * skipped or repeated, unless it was inserted before the position already reached). `next` is
  * absent on the last page. `count` is the number of items of the whole list.
+ *
+ * A page reads about `limit` records, and `count` is one `tx.count` of the index range, which the
+ * ranges lists use answer from a maintained counter (shared/counters.ts): neither grows with the
+ * list. Only `filter`, for filters the caller asks for (a text search, a flag), reads the whole
+ * range to count it; permissions never filter records one by one (see `visible`).
  */
 
 /** Items per page when `limit` is not given. */
@@ -52,8 +57,14 @@ export interface PaginateOptions<R extends object, T> {
   readonly index: string;
   readonly where?: readonly IndexValue[];
   readonly reverse?: boolean;
-  /** Keeps only some records (permissions, text filters). Count then needs a full scan. */
+  /**
+   * Keeps only the records matching a filter the caller asked for (text search, a flag). The
+   * count then scans the whole range, and a page may read far past `limit` records: never use it
+   * for permissions, which must be `visible` or an index range of their own.
+   */
   readonly filter?: (record: R) => boolean | Promise<boolean>;
+  /** False when the caller may see nothing of the range: an empty page, nothing read. */
+  readonly visible?: boolean;
   readonly map: (record: R) => T | Promise<T>;
 }
 
@@ -71,6 +82,7 @@ export async function paginate<R extends object, T>(
   const scope = scopeOf(options);
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
   let after = request.page ? decodeCursor(request.page, scope) : undefined;
+  if (options.visible === false) return { count: 0, items: [] };
 
   const matched: R[] = [];
   // Fetch in batches until one record beyond the page is found, so `next` is exact.
@@ -79,7 +91,8 @@ export async function paginate<R extends object, T>(
       index: options.index,
       where,
       reverse: options.reverse ?? false,
-      limit: BATCH,
+      // Unfiltered, the record after the page is the only one read beyond it.
+      limit: options.filter ? BATCH : limit + 1,
       ...(after ? { after } : {}),
     });
     for (const record of batch) {
@@ -87,7 +100,7 @@ export async function paginate<R extends object, T>(
       if (matched.length > limit) break;
     }
     const last = batch.at(-1);
-    if (matched.length > limit || batch.length < BATCH || !last) break;
+    if (matched.length > limit || !options.filter || batch.length < BATCH || !last) break;
     after = positionOf(last, fields.slice(where.length), options.table.key);
   }
 

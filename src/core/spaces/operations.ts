@@ -5,7 +5,7 @@ import { requireCreateAt, requireParentCollection } from "../collections/permiss
 import { inOrganization } from "../permissions/organization.js";
 import { requirePermission } from "../permissions/refuse.js";
 import { defineOperation } from "../registry.js";
-import { contentRole } from "../permissions/membership.js";
+import { viewsAllContent } from "../permissions/membership.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { endPosition } from "../shared/positions.js";
 import { defaultLevel } from "../shared/roles.js";
@@ -15,7 +15,7 @@ import { deleteSpaceById, duplicateSpace, restoreSpace } from "./lifecycle.js";
 import { moveSpace, transferSpace } from "./moves.js";
 import { onSpace } from "./access.js";
 import { sharedSpaceUrl } from "../sites/lookup.js";
-import { presentSpace, spacePermissions } from "./permissions.js";
+import { presentSpace } from "./permissions.js";
 import { insertSpace, visibilityUnder } from "./records.js";
 import {
   spaceEmoji,
@@ -168,7 +168,7 @@ export const listSpacesInOrganizationById = defineOperation({
       table: spacesTable,
       index: "byOrganization",
       where: [membership.organization.id, "live"],
-      filter: async (space) => spacePermissions(await contentRole(tx, membership, space), space).view,
+      visible: viewsAllContent(membership),
       map: (space) => presentSpace(tx, context, membership, space),
     });
   },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defaultLevel } from "../shared/roles.js";
+import type { CountedRange } from "../shared/counters.js";
 import { defineTable } from "../storage/table.js";
 
 export const spaceEditMode = z.enum(["live", "locked"]);
@@ -61,3 +62,9 @@ export const spacesTable = defineTable({
   },
   record: spaceRecord,
 });
+
+/** The ranges spaces are listed and counted by: an organization's, a collection's (each by state). */
+export const spaceCounts: readonly CountedRange[] = [
+  { table: spacesTable, index: "byOrganization", prefix: 2 },
+  { table: spacesTable, index: "byParent", prefix: 3 },
+];

@@ -1,12 +1,13 @@
 import { defineModule } from "../module.js";
 import { teamOperations } from "./operations.js";
-import { teamMembersTable, teamsTable } from "./tables.js";
+import { teamCounts, teamMembersTable, teamsTable } from "./tables.js";
 
 /** Teams of an organization and their members. A member who leaves the organization leaves its teams. */
 export const teamsModule = defineModule({
   name: "teams",
   tables: [teamsTable, teamMembersTable],
   operations: teamOperations,
+  counts: teamCounts,
   hooks: {
     async memberRemoved(tx, _world, member) {
       const memberships = await tx.list(teamMembersTable, {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { CountedRange } from "../shared/counters.js";
 import { defineTable } from "../storage/table.js";
 
 export const teamRecord = z.object({
@@ -39,3 +40,10 @@ export const teamMembersTable = defineTable({
   indexes: { byTeam: ["team", "seq"], byMember: ["organization", "user"] },
   record: teamMemberRecord,
 });
+
+/** The ranges teams and team members are listed and counted by (a team's size, a member's teams). */
+export const teamCounts: readonly CountedRange[] = [
+  { table: teamsTable, index: "byOrganization", prefix: 1 },
+  { table: teamMembersTable, index: "byTeam", prefix: 1 },
+  { table: teamMembersTable, index: "byMember", prefix: 2 },
+];
