@@ -9,7 +9,7 @@
  * transaction, over the same counted storage docsbase uses: the records are exactly those a
  * `POST /orgs/{id}/spaces` writes (space, revision, counters), without a transaction per space.
  */
-import { LRUCache } from "lru-cache";
+import { DerivedCache } from "../src/core/shared/cache.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -107,7 +107,7 @@ async function seedSpaces(
     ids: () => randomId(),
     baseUrl: "http://docsbase.bench",
     appUrl: "http://docsbase.bench",
-    cache: new LRUCache<string, object>({ max: 100 }),
+    cache: new DerivedCache(16 * 1024 * 1024),
     fetch: () => Promise.reject(new Error("no network while seeding")),
     lifecycle: api.lifecycle(() => world),
   };
