@@ -18,7 +18,9 @@ import { createSafeFetch, type SafeFetchOptions } from "./core/net/outbound.js";
 import { randomId, type Caller, type Context, type World } from "./core/shared/world.js";
 import type { Translator } from "./core/translations/translator.js";
 import type { Storage } from "./core/storage/port.js";
-import { usersTable } from "./core/users/tables.js";
+import { watchWrites } from "./core/storage/watch.js";
+import { tokensTable, usersTable } from "./core/users/tables.js";
+import { TokenCache, type TokenCacheOptions } from "./core/users/token-cache.js";
 import { bootstrapOperator, type BootstrapResult } from "./core/users/bootstrap.js";
 import { authenticateToken } from "./core/users/tokens.js";
 import { downloadRoutes } from "./http/downloads.js";
@@ -115,6 +117,13 @@ export interface DocsbaseOptions {
    * (`true`: one). Default `false`: the header is ignored, since any client can send it.
    */
   readonly trustProxy?: boolean | number;
+  /**
+   * Bearer tokens seen in the last `ttlMs` (default 5 s, by `clock`) authenticate without a storage
+   * read; at most `maxEntries` (default 10,000) are kept. A revocation or user change on this
+   * instance takes effect at once; on another instance sharing the database, within `ttlMs`.
+   * `false` reads every token from storage. See docs/scaling.md, "Bearer tokens".
+   */
+  readonly tokenCache?: TokenCacheOptions | false;
 }
 
 /** Who a host app says a request comes from: a docsbase user id. */
@@ -183,9 +192,18 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   const api = assemble([...MODULES, ...(options.modules ?? [])]);
   const operations = api.operations as Operations & OperationsOf<Extra>;
   const baseUrl = (options.baseUrl ?? "http://localhost").replace(/\/+$/, "");
+  const tokenCache = options.tokenCache === false ? undefined : new TokenCache(options.tokenCache);
   const world: World = {
-    // Keeps the counters that list counts read, in every write transaction (shared/counters.ts).
-    storage: countedStorage(options.storage, api.counts),
+    // Keeps the counters that list counts read, in every write transaction (shared/counters.ts),
+    // and drops what the token cache holds of tokens and users this instance writes.
+    storage: countedStorage(
+      tokenCache
+        ? watchWrites(options.storage, [tokensTable, usersTable], (written) =>
+            tokenCache.forgetWritten(written),
+          )
+        : options.storage,
+      api.counts,
+    ),
     clock: options.clock ?? (() => new Date()),
     ids: options.ids ?? (() => randomId()),
     baseUrl,
@@ -214,7 +232,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   };
   const authenticate = async (token: string) => {
     await ready();
-    return authenticateToken(world, token);
+    return authenticateToken(world, token, tokenCache);
   };
   const callerOfUser = async (userId: string): Promise<Caller> => {
     await ready();

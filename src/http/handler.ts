@@ -78,18 +78,24 @@ export function createFetchHandler(options: HandlerOptions): (request: Request) 
 async function serve(operation: AnyOperation, request: IRequest, options: HandlerOptions): Promise<Response> {
   const { caller, limitHeaders } = await admit(operation, request, options);
   const params: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(request.params)) params[name] = decodeSegment(name, value);
+  for (const name in request.params) params[name] = decodeSegment(name, request.params[name] as string);
+  const query = queryOf(request.url);
+  const body = operation.body ? await readJson(request, options.maxBodyBytes) : undefined;
+  const outcome = await invoke(operation, await options.context(caller), { params, query, body });
+  return render(outcome, limitHeaders);
+}
+
+/** The query string's parameters: one value per name, an array for a repeated name. */
+function queryOf(url: string): Record<string, unknown> {
   const query: Record<string, unknown> = {};
-  const search = new URL(request.url).searchParams;
+  const start = url.indexOf("?");
+  if (start < 0) return query;
+  const search = new URLSearchParams(url.slice(start + 1));
   for (const key of new Set(search.keys())) {
     const values = search.getAll(key);
     query[key] = values.length > 1 ? values : values[0];
   }
-  const body = operation.body ? await readJson(request, options.maxBodyBytes) : undefined;
-  const outcome = await invoke(operation, await options.context(caller), { params, query, body });
-  const response = render(outcome);
-  for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
-  return response;
+  return query;
 }
 
 /**
@@ -161,15 +167,21 @@ function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
 const tooLarge = (maxBytes: number) =>
   new DocsbaseError("payload_too_large", `body: larger than the limit of ${maxBytes} bytes`);
 
-function render(outcome: Outcome): Response {
-  const headers = new Headers(outcome.headers);
+/**
+ * The response of an outcome, its headers a plain object of lower-case names: no `Headers` is built
+ * on the way (Node's server adapter writes a plain object as it is, and builds one otherwise).
+ */
+function render(outcome: Outcome, limitHeaders: Readonly<Record<string, string>>): Response {
+  const headers: Record<string, string> = {};
+  for (const name in outcome.headers) headers[name.toLowerCase()] = outcome.headers[name] as string;
+  for (const name in limitHeaders) headers[name] = limitHeaders[name] as string;
   if (outcome.body === undefined || outcome.status === 204 || outcome.status === 205) {
     return new Response(null, { status: outcome.status, headers });
   }
-  headers.set("content-type", JSON_TYPE);
+  headers["content-type"] = JSON_TYPE;
   const location = (outcome.body as { urls?: { location?: unknown } }).urls?.location;
-  if (outcome.status === 201 && typeof location === "string" && !headers.has("location")) {
-    headers.set("location", location);
+  if (outcome.status === 201 && typeof location === "string" && headers.location === undefined) {
+    headers.location = location;
   }
   return new Response(JSON.stringify(outcome.body), { status: outcome.status, headers });
 }

@@ -19,6 +19,8 @@ export function decodeSegment(name: string, value: string): string {
 }
 
 /** `.` or `..`, with either dot written as `%2e` in either case. */
+const MAYBE_DOT_SEGMENT = /(?:^|[/\\])(?:\.|%2e)/i;
+
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
 /**
@@ -34,6 +36,9 @@ const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
  * hasDotSegment("/v1/files/abc/..%2fx.txt"); // false: one segment, text "../x.txt"
  */
 export function hasDotSegment(target: string): boolean {
+  // A dot segment starts the target or follows a separator: most targets have neither, and are
+  // answered without splitting (this runs on every request).
+  if (!MAYBE_DOT_SEGMENT.test(target)) return false;
   const path = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/\\]*/i, "").split(/[?#]/, 1)[0] ?? "";
   return path.split(/[/\\]/).some((segment) => DOT_SEGMENT.test(segment));
 }

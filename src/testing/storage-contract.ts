@@ -120,14 +120,14 @@ function recordContract(ctx: ContractContext): void {
       record.rank = 2;
       record.tags.push("mutated after put");
       const pending = (await tx.get(itemsTable, "a")) as typeof record | undefined;
-      if (pending) pending.meta.n = 99;
+      if (pending) attempt(() => (pending.meta.n = 99));
       expect(await tx.get(itemsTable, "a")).toEqual({ id: "a", rank: 1, tags: ["x"], meta: { n: 1 } });
     });
     const fetched = (await get("a")) as typeof record;
-    fetched.tags.push("mutated after get");
-    fetched.meta.n = 2;
+    attempt(() => fetched.tags.push("mutated after get"));
+    attempt(() => (fetched.meta.n = 2));
     const listed = await ctx.storage.read((tx) => tx.list(itemsTable, { index: "byRank" }));
-    (listed[0] as typeof record).meta.n = 3;
+    attempt(() => ((listed[0] as typeof record).meta.n = 3));
     expect(await get("a")).toEqual({ id: "a", rank: 1, tags: ["x"], meta: { n: 1 } });
   });
 
@@ -138,6 +138,19 @@ function recordContract(ctx: ContractContext): void {
     await expect(ctx.storage.write((tx) => tx.put(untyped, { id: 5, rank: 1 }))).rejects.toThrow();
     expect(await ctx.storage.read((tx) => tx.count(itemsTable, { index: "byRank" }))).toBe(0);
   });
+}
+
+/**
+ * Mutates a record a read returned. Reads are read-only (port.ts): an adapter that shares a frozen
+ * record throws a `TypeError`, one that hands out a fresh object lets it happen; neither may let the
+ * mutation reach what is stored, which the caller checks next.
+ */
+function attempt(mutate: () => unknown): void {
+  try {
+    mutate();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TypeError);
+  }
 }
 
 function errorContract(ctx: ContractContext): void {

@@ -16,7 +16,8 @@ interface MemoryTable {
 
 /**
  * Storage in a JavaScript `Map`, for tests, demos and short-lived processes. Nothing survives the
- * process. Transactions run one at a time; a write transaction's changes wait in the kit's overlay
+ * process. Records are kept deeply frozen and reads hand them out without copying: a caller that
+ * mutates one gets a `TypeError`, and what is stored never changes. Transactions run one at a time; a write transaction's changes wait in the kit's overlay
  * and are applied in one synchronous step when its body resolves, so a failing body leaves nothing
  * behind.
  *
@@ -37,12 +38,12 @@ export function memoryStorage(): Storage {
   // The kit only passes tables that `init` has created.
   const table = (schema: TableSchema) => tables.get(schema.name) as MemoryTable;
   const index = (schema: TableSchema, name: string) => table(schema).indexes.get(name) as SortedIndex;
-  const copy = (record: StoredRecord | undefined) => record && structuredClone(record);
 
   // Stateless: one object serves every transaction, since the lock lets only one run at a time.
   const transaction: BufferedTransaction = {
+    // Rows are the kit's frozen JSON copies (see `BufferedOperations.put`): handed out as they are.
     async get(schema, key) {
-      return copy(table(schema).rows.get(key));
+      return table(schema).rows.get(key);
     },
     async list(schema, query) {
       const { rows } = table(schema);
@@ -52,7 +53,7 @@ export function memoryStorage(): Storage {
         query.reverse,
         query.limit ?? Infinity,
       );
-      return keys.map((key) => structuredClone(rows.get(key) as StoredRecord));
+      return keys.map((key) => rows.get(key) as StoredRecord);
     },
     async count(schema, range) {
       return index(schema, range.index).count(range.where);

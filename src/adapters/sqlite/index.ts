@@ -44,12 +44,21 @@ interface Prepared {
   readonly first: (row: unknown) => unknown;
 }
 
-/** Runs `fn` between `begin` and `COMMIT`, rolling back when it rejects. Only ever called under the lock. */
-async function transact<T>(db: SqliteDatabase, begin: string, fn: () => Promise<T> | T): Promise<T> {
-  db.exec(begin);
+/**
+ * Runs `fn` between `begin` and `COMMIT`, rolling back when it rejects. Only ever called under the
+ * lock. `run` runs a transaction statement: `exec`, or a statement prepared once (every request
+ * runs two of them, and `exec` compiles its SQL each time).
+ */
+async function transact<T>(
+  db: SqliteDatabase,
+  begin: string,
+  fn: () => Promise<T> | T,
+  run: (sql: string) => unknown = (sql) => db.exec(sql),
+): Promise<T> {
+  run(begin);
   try {
     const result = await fn();
-    db.exec("COMMIT");
+    run("COMMIT");
     return result;
   } catch (error) {
     try {
@@ -83,6 +92,16 @@ async function connect(options: SqliteStorageOptions): Promise<Connection> {
     owned?.close();
     throw error;
   }
+}
+
+/** `BEGIN`, `BEGIN IMMEDIATE` or `COMMIT`, prepared once per connection. */
+function controlStatement({ db, statements }: Connection, sql: string): SqliteStatement {
+  let found = statements.get(sql);
+  if (!found) {
+    found = { statement: db.prepare(sql), first: (row) => row };
+    statements.set(sql, found);
+  }
+  return found.statement;
 }
 
 /** Reads and writes on the connection; the SQL transaction around them is `transaction`'s. */
@@ -192,7 +211,12 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
     async transaction(mode, body) {
       const { connection, tx } = open ?? (await ready());
       return connection.lock.run(() =>
-        transact(connection.db, mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN", () => body(tx)),
+        transact(
+          connection.db,
+          mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN",
+          () => body(tx),
+          (sql) => controlStatement(connection, sql).run(),
+        ),
       );
     },
     async close() {

@@ -37,12 +37,13 @@ export type EngineRange = Pick<EngineQuery, "index" | "fields" | "where">;
 /** Reads, the same for both kinds of engine. They see the database as this transaction sees it. */
 export interface EngineReader {
   /**
-   * The record with this primary key, or `undefined`.
-   * Returns a fresh object that the engine keeps no reference to: the kit hands it to the caller.
+   * The record with this primary key, or `undefined`: a fresh object the engine keeps no reference
+   * to, or (a buffered engine) the deeply frozen record `apply` handed it, shared by every read.
+   * The kit hands it to the caller as it is.
    */
   get(table: TableSchema, key: string): Promise<StoredRecord | undefined>;
   /**
-   * The records of the query's range, fresh objects, in index order: the fields past `where`, then
+   * The records of the query's range (fresh or frozen, as `get`), in index order: the fields past `where`, then
    * the primary key, descending when `reverse`; strictly after `after` in that order; at most
    * `limit`. A record is in an index only when each of its fields holds a string or a number;
    * numbers sort before strings, strings by UTF-16 code unit (see `compareTuples`).
@@ -67,7 +68,10 @@ export interface DirectTransaction extends EngineReader {
 /** The writes of one table in a finished write body, in the order their keys were first written. */
 export interface TableWrites {
   readonly table: TableSchema;
-  /** Primary key to the new record, or `null` for a delete. Records are JSON copies the engine may keep. */
+  /**
+   * Primary key to the new record, or `null` for a delete. Records are deeply frozen JSON copies the
+   * engine may keep and hand out to later reads without copying.
+   */
   readonly records: ReadonlyMap<string, StoredRecord | null>;
 }
 

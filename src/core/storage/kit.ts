@@ -11,8 +11,9 @@ import { BufferedOperations, DirectOperations, TransactionView } from "./view.js
  *   transactions already started, then closes the engine;
  * - a transaction used after its body settled fails with "The transaction has already finished";
  * - `put` needs a write transaction and a string primary key;
- * - records are copied through JSON on `put` (so a stored record is what a JSON store keeps), and
- *   each read hands the caller its own object;
+ * - records are copied through JSON on `put` (so a stored record is what a JSON store keeps); a
+ *   buffered engine's pending copies are deeply frozen, so reads hand them out without copying
+ *   (see "read-only" in `port.ts`);
  * - queries are checked against their index (`checkQuery`), and `limit: 0` answers `[]`;
  * - for a buffered engine, a write body's puts and deletes wait in an overlay that its reads
  *   merge in, and reach the engine in one `apply` when the body resolves.

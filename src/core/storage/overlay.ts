@@ -15,7 +15,7 @@ export class PendingWrites {
     return this.#tables.get(table.name)?.records;
   }
 
-  /** Records a put (`record`, a JSON copy this overlay now owns) or a delete (`null`). */
+  /** Records a put (`record`, a frozen JSON copy this overlay now owns) or a delete (`null`). */
   set(table: TableSchema, key: string, record: StoredRecord | null): void {
     const found = this.#tables.get(table.name);
     if (found) found.records.set(key, record);
@@ -42,7 +42,7 @@ function inRange(record: StoredRecord | null | undefined, table: TableSchema, ra
   return !!record && hasPrefix(indexTuple(record, range.fields, table.key), range.where);
 }
 
-/** The pending records that fall in the query's range, copied, in the query's order. */
+/** The pending records that fall in the query's range (frozen, shared), in the query's order. */
 function pendingRows(
   overlay: ReadonlyMap<string, StoredRecord | null>,
   table: TableSchema,
@@ -55,7 +55,7 @@ function pendingRows(
     const tuple = record && indexTuple(record, query.fields, table.key);
     if (!tuple || !hasPrefix(tuple, query.where)) continue;
     if (after && compareTuples(tuple, after) * direction <= 0) continue;
-    rows.push({ tuple, record: structuredClone(record) });
+    rows.push({ tuple, record });
   }
   return rows.sort((a, b) => compareTuples(a.tuple, b.tuple) * direction);
 }
@@ -80,7 +80,7 @@ function merge(a: readonly Row[], b: readonly Row[], reverse: boolean): Row[] {
   return merged.concat(a.slice(i), b.slice(j));
 }
 
-/** `get` through the overlay: the pending record (a copy), or else the committed one. */
+/** `get` through the overlay: the pending record (frozen, shared), or else the committed one. */
 export async function getPending(
   reader: EngineReader,
   overlay: ReadonlyMap<string, StoredRecord | null>,
@@ -89,7 +89,7 @@ export async function getPending(
 ): Promise<StoredRecord | undefined> {
   if (!overlay.has(key)) return reader.get(table, key);
   const record = overlay.get(key);
-  return record ? structuredClone(record) : undefined;
+  return record ?? undefined;
 }
 
 /**

@@ -6,13 +6,19 @@
  * Everything above it (cursor encoding, id generation, validation, permissions) lives in core.
  *
  * Records are plain JSON values (objects of strings, numbers, booleans, null, arrays and nested
- * objects). Adapters store a copy: mutating a record after `put` or after `get` never changes what
- * is stored.
+ * objects). Adapters store a copy: mutating a record after `put` never changes what is stored.
+ *
+ * A record a read (`get`, `list`) returns is read-only, so that a read costs no copy: the memory
+ * adapter, and a write transaction reading its own pending writes on any buffered engine, hand out
+ * the one deeply frozen object they keep, so that mutating it throws a `TypeError` (modules are
+ * strict code); SQLite, PostgreSQL and IndexedDB hand out a fresh object per read. Either way a
+ * mutation never changes what is stored, and core never mutates what it read: it writes a changed
+ * copy (`tx.put(table, { ...record, title })`).
  *
  * Adapters implement it through the kit (`createStorage` in `kit.ts`): they supply an engine
  * (`engine.ts`), and the kit adds what the port requires of all of them (table lookup, the closed
- * and finished checks, key checks, JSON copies, query checks, read-your-writes for engines that
- * buffer writes).
+ * and finished checks, key checks, JSON copies, frozen pending records, query checks,
+ * read-your-writes for engines that buffer writes).
  */
 
 /** A value that an index can order and compare. Strings compare by code unit, numbers numerically. */
@@ -80,9 +86,9 @@ export interface ListQuery {
  * object is valid only while its body runs: a call after the body settled fails.
  */
 export interface ReadTransaction {
-  /** The record with this primary key, or `undefined`. */
+  /** The record with this primary key, or `undefined`. Read-only (see the module comment). */
   get<R extends object>(table: Table<R>, key: string): Promise<R | undefined>;
-  /** Records of one index range, ordered as {@link ListQuery} describes. */
+  /** Records of one index range, ordered as {@link ListQuery} describes; each read-only. */
   list<R extends object>(table: Table<R>, query: ListQuery): Promise<R[]>;
   /** How many records `list` would return for the same `index` and `where` without a limit. */
   count(table: Table<object>, query: Pick<ListQuery, "index" | "where">): Promise<number>;

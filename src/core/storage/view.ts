@@ -38,6 +38,17 @@ export class DirectOperations implements Operations {
   }
 }
 
+/** A deeply frozen JSON copy of `record`: what a JSON store would keep of it, read-only. */
+export function frozenCopy(record: object): StoredRecord {
+  return deepFreeze(JSON.parse(JSON.stringify(record)) as StoredRecord);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  for (const member of Object.values(value)) deepFreeze(member);
+  return Object.freeze(value);
+}
+
 /** Writes go to the overlay; reads of a table with pending writes merge them in. */
 export class BufferedOperations implements Operations {
   constructor(
@@ -58,8 +69,9 @@ export class BufferedOperations implements Operations {
     return overlay ? countPending(this.tx, overlay, table, range) : this.tx.count(table, range);
   }
   async put(table: TableSchema, key: string, record: object) {
-    // A JSON round trip both copies the record and keeps only what a JSON store would keep.
-    this.pending.set(table, key, JSON.parse(JSON.stringify(record)) as StoredRecord);
+    // A JSON round trip both copies the record and keeps only what a JSON store would keep; frozen,
+    // the copy can be handed to every later read (and kept by the engine) without copying again.
+    this.pending.set(table, key, frozenCopy(record));
   }
   async delete(table: TableSchema, key: string) {
     const existed = await existsPending(this.tx, this.pending.of(table), table, key);

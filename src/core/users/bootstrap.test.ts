@@ -73,7 +73,7 @@ describe("bootstrap: the operator token follows the environment", () => {
   it("marks a token stored unmarked by 0.1.0 when it is given again, so the next change revokes it", async () => {
     const { storage, docsbase, status } = setup();
     const { userId } = await docsbase.bootstrap({ token: "dbt_first_operator_token" });
-    const hash = await hashToken("dbt_first_operator_token");
+    const hash = hashToken("dbt_first_operator_token");
     // What docsbase 0.1.0 stored for DOCSBASE_ADMIN_TOKEN: no mark, no label.
     await storage.write(async (tx) => {
       const { bootstrap: _bootstrap, label: _label, ...legacy } = (await tx.get(tokensTable, hash))!;

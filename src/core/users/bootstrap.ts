@@ -27,7 +27,7 @@ export const BOOTSTRAP_TOKEN_LABEL = "Operator token (bootstrap)";
  * ```
  */
 export async function bootstrapOperator(world: World, token?: string): Promise<BootstrapResult> {
-  const hash = token === undefined ? undefined : await hashToken(token);
+  const hash = token === undefined ? undefined : hashToken(token);
   return world.storage.write(async (tx) => {
     let [operator] = await tx.list(usersTable, {
       index: "byKind",
