@@ -12,7 +12,9 @@ import {
   presentPage,
   presentRevision,
   revisionSchema,
+  subtreeVersions,
 } from "./present.js";
+import { renderingFor } from "../links/markdown-links.js";
 import { pageBody, pageBodyQuery } from "./page-body.js";
 import { pageTree } from "./tree.js";
 
@@ -63,7 +65,8 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     query: z.object(revisionQuery),
     response: revisionSchema,
     async run(scope) {
-      return presentRevision(scope, scope.space, scope.content);
+      const links = await renderingFor(scope, scope.content, scope.content.pages.values());
+      return presentRevision(scope, scope.space, scope.content, links);
     },
   });
 
@@ -78,9 +81,10 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     query: z.object(revisionQuery),
     response: z.object({ pages: z.array(pageSchema) }),
     async run(scope) {
+      const links = await renderingFor(scope, scope.content, scope.content.pages.values());
       return {
         pages: pageTree(scope.content).roots.map((node) =>
-          presentPage(scope, scope.space, node, { children: true }),
+          presentPage(scope, scope.space, node, { children: true, links }),
         ),
       };
     },
@@ -137,7 +141,9 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
       const pageId = pathParamOf(params, "pageId");
       const node = pageTree(scope.content).byId.get(pageId);
       if (!node) throw notFound(`Page "${pageId}" not found`);
-      return presentPage(scope, scope.space, node, { children: true, body: pageBody(query, scope.cache) });
+      const links = await renderingFor(scope, scope.content, subtreeVersions(node));
+      const body = pageBody(query, links, scope.cache);
+      return presentPage(scope, scope.space, node, { children: true, links, body });
     },
   });
 
@@ -157,7 +163,9 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
       const path = pathParamOf(params, "pagePath").replace(/^\/+|\/+$/g, "");
       const node = pageTree(scope.content).byPath.get(path);
       if (!node) throw notFound(`No page at path "${path}"`);
-      return presentPage(scope, scope.space, node, { children: true, body: pageBody(query, scope.cache) });
+      const links = await renderingFor(scope, scope.content, subtreeVersions(node));
+      const body = pageBody(query, links, scope.cache);
+      return presentPage(scope, scope.space, node, { children: true, links, body });
     },
   });
 

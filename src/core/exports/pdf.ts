@@ -10,6 +10,7 @@ import { defineOperation } from "../registry.js";
 import { notFound } from "../shared/errors.js";
 import { boundedId, pathParam, queryBoolean } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
+import { renderingFor } from "../links/markdown-links.js";
 import { type ExportRecord, exportsTable } from "./tables.js";
 
 /**
@@ -88,11 +89,16 @@ export async function readExport(
     const start = record.page ? tree.byId.get(record.page) : undefined;
     const nodes = start ? (record.only ? [start] : subtree(start)) : tree.ordered;
     const base = start?.depth ?? 0;
+    const links = await renderingFor(
+      world,
+      content,
+      nodes.map((node) => node.version),
+    );
     bytes = await renderPagesPdf({
       title: record.title,
       pages: nodes.map((node) => ({
         title: node.version.title,
-        markdown: node.version.markdown,
+        markdown: links.markdown(node.version),
         depth: node.depth - base,
       })),
     });
