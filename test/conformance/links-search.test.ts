@@ -90,7 +90,10 @@ describe.each(STORAGE_KINDS)("conformance: links, backlinks and search (%s)", (k
       status: ContentReferenceStatus.Broken,
       brokenContext: "change-request",
     });
-    expect(links.items.map((item) => item.targetReference)).toEqual([{ kind: "url", url: "guide.md" }]);
+    // Links are stored as references: the deleted page is named by id (docs/api.md).
+    expect(links.items.map((item) => item.targetReference)).toEqual([
+      { kind: "url", url: `.gitbook/missing/page/${w.guide}` },
+    ]);
     expect(links.stats).toEqual({ total: 5, broken: { total: 2, changeRequest: 1 } });
     const { data: pageLinks } = await w.api.spaces.listPageLinksInChangeRequest(w.space, cr.id, w.reference);
     expect(pageLinks.stats).toEqual({ total: 5, broken: { total: 2, changeRequest: 1 } });

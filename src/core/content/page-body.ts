@@ -1,6 +1,9 @@
 import { jsonBytes } from "../shared/cache.js";
 import { z } from "zod";
 import { queryBoolean } from "../shared/schema.js";
+import type { LinkRendering } from "../links/markdown-links.js";
+import { documentLinkRef } from "../links/references.js";
+import { fnv1a } from "../shared/digest.js";
 import type { DerivedCache } from "../shared/world.js";
 import { evaluateMarkdown, markdownToDocument } from "./document/index.js";
 import type { TreeNode } from "./tree.js";
@@ -31,8 +34,10 @@ const SPACE_VARIABLES: Readonly<Record<string, string>> = {};
 /**
  * The body of each page read. A page version never changes, so its document is converted once and
  * kept in `cache` under `document:<pageVersionId>` (with the evaluation mode, which changes it).
+ * Stored links are references by id (links/references.ts): the markdown shows their current paths
+ * (`links`), the document their `{kind: "page"}`, `{kind: "anchor"}` or `{kind: "file"}` refs.
  */
-export function pageBody(query: PageBodyQuery, cache?: DerivedCache) {
+export function pageBody(query: PageBodyQuery, links: LinkRendering, cache?: DerivedCache) {
   return (node: TreeNode): { markdown: string } | { document: Record<string, unknown> } => {
     const { version } = node;
     const evaluate = (markdown: string) =>
@@ -43,11 +48,18 @@ export function pageBody(query: PageBodyQuery, cache?: DerivedCache) {
             { deterministicOnly: query.evaluated === "deterministic-only" },
           )
         : markdown;
-    if (query.format === "markdown") return { markdown: evaluate(version.markdown) };
-    const key = `document:${version.id}:${String(query.evaluated ?? false)}`;
+    if (query.format === "markdown") return { markdown: evaluate(links.markdown(version)) };
+    const source = links.document(version);
+    // HTML and GitBook blocks that hold references render to paths, which a rename changes.
+    const rendered = source === version.markdown ? "" : `:${fnv1a(source)}`;
+    const key = `document:${version.id}:${String(query.evaluated ?? false)}${rendered}`;
     let document = cache?.get(key) as Record<string, unknown> | undefined;
     if (!document) {
-      document = markdownToDocument(evaluate(version.markdown)) as unknown as Record<string, unknown>;
+      const text = evaluate(source);
+      document = markdownToDocument(text, { linkRef: documentLinkRef(text) }) as unknown as Record<
+        string,
+        unknown
+      >;
       cache?.set(key, document, jsonBytes(document));
     }
     return { document };

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import type { LinkRendering } from "../links/markdown-links.js";
 import type { World } from "../shared/world.js";
 import { downloadBase } from "./download.js";
-import type { FileVersionRecord } from "./tables.js";
+import type { FileVersionRecord, PageVersionRecord } from "./tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import type { FullContent } from "./revisions.js";
 import { pageTree, type TreeNode } from "./tree.js";
@@ -99,6 +100,11 @@ export interface PageOptions {
   readonly children: boolean;
   /** Turns the stored markdown into the body to return (document conversion, evaluation). */
   readonly body?: (node: TreeNode) => { markdown: string } | { document: Record<string, unknown> };
+  /**
+   * Renders the stored links of the markdown (references by id) as current paths; prepared for
+   * every page presented (links/markdown-links.ts).
+   */
+  readonly links: LinkRendering;
 }
 
 export function presentPage(world: World, space: SpaceRecord, node: TreeNode, options: PageOptions): Page {
@@ -123,7 +129,7 @@ export function presentPage(world: World, space: SpaceRecord, node: TreeNode, op
     ...(version.cover ? { cover: version.cover } : {}),
     ...(version.variables ? { variables: version.variables } : {}),
     // The reference page is a Document: markdown, a JSON document, or nothing at all.
-    ...(options.body ? options.body(node) : { markdown: version.markdown }),
+    ...(options.body ? options.body(node) : { markdown: options.links.markdown(version) }),
   };
 }
 
@@ -143,6 +149,11 @@ export function presentFile(world: World, fileId: string, version: FileVersionRe
   };
 }
 
+/** The page versions of a node and its descendants: what presenting it with children shows. */
+export function subtreeVersions(node: TreeNode): PageVersionRecord[] {
+  return [node.version, ...node.children.flatMap(subtreeVersions)];
+}
+
 /** Files of a revision ordered by name then id, the order of `listFiles`. */
 export function orderedFiles(content: Pick<FullContent, "files">): [string, FileVersionRecord][] {
   return [...content.files].sort(([idA, a], [idB, b]) =>
@@ -150,14 +161,19 @@ export function orderedFiles(content: Pick<FullContent, "files">): [string, File
   );
 }
 
-export function presentRevision(world: World, space: SpaceRecord, content: FullContent) {
+export function presentRevision(
+  world: World,
+  space: SpaceRecord,
+  content: FullContent,
+  links: LinkRendering,
+) {
   const tree = pageTree(content);
   return {
     object: "revision" as const,
     id: content.record.id,
     type: content.record.type,
     parents: content.record.parents,
-    pages: tree.roots.map((node) => presentPage(world, space, node, { children: true })),
+    pages: tree.roots.map((node) => presentPage(world, space, node, { children: true, links })),
     files: orderedFiles(content).map(([id, version]) => presentFile(world, id, version)),
     reusableContents: [],
     variables: {},

@@ -12,7 +12,9 @@ import {
   presentPage,
   presentRevision,
   revisionSchema,
+  subtreeVersions,
 } from "./present.js";
+import { renderingFor } from "../links/markdown-links.js";
 import { pageBody, pageBodyQuery } from "./page-body.js";
 import { pageTree } from "./tree.js";
 
@@ -63,7 +65,9 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     query: z.object(revisionQuery),
     response: revisionSchema,
     async run(scope) {
-      return presentRevision(scope, scope.space, await scope.content.full());
+      const full = await scope.content.full();
+      const links = await renderingFor(scope, scope.content, full.pages.values());
+      return presentRevision(scope, scope.space, full, links);
     },
   });
 
@@ -78,9 +82,11 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     query: z.object(revisionQuery),
     response: z.object({ pages: z.array(pageSchema) }),
     async run(scope) {
+      const full = await scope.content.full();
+      const links = await renderingFor(scope, scope.content, full.pages.values());
       return {
-        pages: pageTree(await scope.content.full()).roots.map((node) =>
-          presentPage(scope, scope.space, node, { children: true }),
+        pages: pageTree(full).roots.map((node) =>
+          presentPage(scope, scope.space, node, { children: true, links }),
         ),
       };
     },
@@ -137,7 +143,9 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
       const pageId = pathParamOf(params, "pageId");
       const node = await scope.content.node(pageId, { children: true });
       if (!node) throw notFound(`Page "${pageId}" not found`);
-      return presentPage(scope, scope.space, node, { children: true, body: pageBody(query, scope.cache) });
+      const links = await renderingFor(scope, scope.content, subtreeVersions(node));
+      const body = pageBody(query, links, scope.cache);
+      return presentPage(scope, scope.space, node, { children: true, links, body });
     },
   });
 
@@ -158,7 +166,9 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
       const found = path ? await scope.content.pageAtPath(path) : undefined;
       const node = found && (await scope.content.node(found.page, { children: true }));
       if (!node) throw notFound(`No page at path "${path}"`);
-      return presentPage(scope, scope.space, node, { children: true, body: pageBody(query, scope.cache) });
+      const links = await renderingFor(scope, scope.content, subtreeVersions(node));
+      const body = pageBody(query, links, scope.cache);
+      return presentPage(scope, scope.space, node, { children: true, links, body });
     },
   });
 

@@ -18,6 +18,7 @@ import {
   spaceContent,
 } from "./target.js";
 import { pageTree, siblingsOf } from "./tree.js";
+import { remapPageReferences } from "../links/markdown-links.js";
 
 /**
  * Templates (SPEC.md, `POST /spaces/{spaceId}/content/template`, and the `template` of a new
@@ -29,6 +30,8 @@ import { pageTree, siblingsOf } from "./tree.js";
  *   of their parents.
  * - Files keep their ids and share their immutable versions (and bytes) with the template. A file
  *   the target already holds under the same id stays as it is.
+ * - Links between template pages are references by id (links/references.ts): they are renamed to
+ *   the copies' ids, so they link the copies, wherever those land.
  * - `params.contentRefs` maps a template file name to a file of the target space (`{kind: "file",
  *   file, space?}`): that template file is not copied, and page text naming it (its id or its
  *   download path) is rewritten to name the referenced file.
@@ -123,7 +126,8 @@ export function copyTemplate(
       parent: atRoot ? "" : ids.get(source.parent)!,
       position: atRoot ? positions[tree.roots.indexOf(node)]! : source.position,
       slug: atRoot ? uniqueSlug(takenSlugs, source.slug) : source.slug,
-      markdown: rewrite(source.markdown),
+      // References to the template's pages follow them to their copies (links/references.ts).
+      markdown: remapPageReferences(rewrite(source.markdown), ids),
       createdAt: now,
       updatedAt: now,
     };

@@ -5,7 +5,9 @@ import { created, defineOperation, deleted, keyed } from "../registry.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
 import { pathParam } from "../shared/schema.js";
 import { type BlobRecord, type FileVersionRecord, type PageVersionRecord, blobsTable } from "./tables.js";
-import { fileSchema, pageSchema, presentFile, presentPage } from "./present.js";
+import { fileSchema, pageSchema, presentFile, presentPage, subtreeVersions } from "./present.js";
+import { renderingFor, storeWrittenMarkdown } from "../links/markdown-links.js";
+import { resolverFor } from "../links/lookup.js";
 import type { Revision } from "./revisions.js";
 import { onDraft, pathParamOf } from "./access.js";
 import { commitDraft } from "./target.js";
@@ -91,6 +93,12 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
       const parent = await requireParentPage(scope.content, body.parent);
       if (body.slug) await requireFreeSlug(scope.content, parent, body.slug);
       const now = scope.clock().toISOString();
+      const slug = body.slug ?? (await freeSlug(scope.content, parent, slugify(body.title)));
+      // Links to pages and files are stored as references by id (links/references.ts).
+      const markdown = await storeWrittenMarkdown(resolverFor(scope.content), body.markdown ?? "", {
+        parent,
+        slug,
+      });
       const version: PageVersionRecord = {
         id: scope.ids(),
         page: scope.ids(),
@@ -98,8 +106,8 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
         position: await endOf(scope.content, parent),
         type: "document",
         title: body.title,
-        slug: body.slug ?? (await freeSlug(scope.content, parent, slugify(body.title))),
-        markdown: body.markdown ?? "",
+        slug,
+        markdown,
         hidden: body.hidden ?? false,
         ...(body.emoji ? { emoji: body.emoji } : {}),
         ...(body.description ? { description: body.description } : {}),
@@ -109,7 +117,8 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
       };
       const next = await commitDraft(scope, { pages: new Map([[version.page, version]]) });
       const node = (await next.node(version.page, { children: true }))!;
-      const page = presentPage(scope, scope.space, node, { children: true });
+      const links = await renderingFor(scope, next, subtreeVersions(node));
+      const page = presentPage(scope, scope.space, node, { children: true, links });
       return created(scope, page, `${family.prefix}/page/{pageId}`, { ...params, pageId: version.page });
     },
   });
@@ -143,7 +152,6 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
         next.position = await endOf(content, parent);
       }
       if (body.title !== undefined) next.title = body.title;
-      if (body.markdown !== undefined) next.markdown = body.markdown;
       if (body.hidden !== undefined) next.hidden = body.hidden;
       if (body.variables !== undefined) next.variables = body.variables;
       if (body.emoji === null) delete next.emoji;
@@ -155,9 +163,14 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
         if (body.slug !== undefined) await requireFreeSlug(content, next.parent, next.slug, next.page);
         else next.slug = await freeSlug(content, next.parent, next.slug);
       }
+      if (body.markdown !== undefined) {
+        // Relative links start from the page's new place when the same write moves it.
+        next.markdown = await storeWrittenMarkdown(resolverFor(content), body.markdown, next);
+      }
       const committed = await commitDraft(scope, { pages: new Map([[next.page, next]]) });
       const node = (await committed.node(next.page, { children: true }))!;
-      return presentPage(scope, scope.space, node, { children: true });
+      const links = await renderingFor(scope, committed, subtreeVersions(node));
+      return presentPage(scope, scope.space, node, { children: true, links });
     },
   });
 

@@ -10,6 +10,7 @@ import { defineOperation } from "../registry.js";
 import { notFound } from "../shared/errors.js";
 import { boundedId, pathParam, queryBoolean } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
+import { renderingFor } from "../links/markdown-links.js";
 import { type ExportRecord, exportsTable } from "./tables.js";
 
 /**
@@ -76,28 +77,36 @@ export async function readExport(
   const found = await world.storage.read(async (tx) => {
     const record = await tx.get(exportsTable, id);
     if (!record || record.expiresAt <= world.clock().toISOString()) return undefined;
+    const key = `pdf:${record.revision}:${record.page ?? ""}:${record.only}`;
+    const cached = world.cache.get(key) as Uint8Array | undefined;
+    if (cached) return { record, key, cached, pages: undefined };
     const revision = await loadRevision(tx, world, record.revision);
-    return revision && { record, content: await revision.full() };
-  });
-  if (!found) return undefined;
-  const { record, content } = found;
-  const key = `pdf:${record.revision}:${record.page ?? ""}:${record.only}`;
-  let bytes = world.cache.get(key) as Uint8Array | undefined;
-  if (!bytes) {
-    const tree = pageTree(content);
+    if (!revision) return undefined;
+    const tree = pageTree(await revision.full());
     const start = record.page ? tree.byId.get(record.page) : undefined;
     const nodes = start ? (record.only ? [start] : subtree(start)) : tree.ordered;
+    // Links render to paths in this revision, read while its transaction is open.
+    const links = await renderingFor(
+      world,
+      revision,
+      nodes.map((node) => node.version),
+    );
     const base = start?.depth ?? 0;
-    bytes = await renderPagesPdf({
-      title: record.title,
-      pages: nodes.map((node) => ({
-        title: node.version.title,
-        markdown: node.version.markdown,
-        depth: node.depth - base,
-      })),
-    });
+    const pages = nodes.map((node) => ({
+      title: node.version.title,
+      markdown: links.markdown(node.version),
+      depth: node.depth - base,
+    }));
+    return { record, key, cached: undefined, pages };
+  });
+  if (!found) return undefined;
+  const { record, key } = found;
+  let bytes = found.cached;
+  if (!bytes && found.pages) {
+    bytes = await renderPagesPdf({ title: record.title, pages: found.pages });
     world.cache.set(key, bytes, bytes.byteLength + 64);
   }
+  if (!bytes) return undefined;
   return { name: `${record.id}.pdf`, bytes };
 }
 

@@ -7,6 +7,7 @@ import { parseMarkdown, textOf } from "../content/document/markdown.js";
  * `<figure><img src="...">` and `<a href="...">`), and the GitBook blocks `{% file src="..." %}`,
  * `{% embed url="..." %}` and `{% content-ref url="..." %}`. Code is not searched: a link inside a
  * code block is text. Same-page anchors (`#...`) link to no other content and are left out.
+ * Stored references (links/references.ts) are extracted as written and resolved by id.
  */
 
 /** `dependsOn` for what the page embeds (images, file blocks), `reference` for what it links to. */
@@ -15,6 +16,8 @@ export type LinkRelation = "reference" | "dependsOn";
 export interface RawLink {
   readonly href: string;
   readonly relation: LinkRelation;
+  /** An autolink: its target is text even in the reserved form of references. */
+  readonly literal?: boolean;
 }
 
 const BLOCK_TAG = /\{%\s*(file|embed|content-ref)\s+(?:src|url)\s*=\s*"([^"]+)"/g;
@@ -29,14 +32,15 @@ export function extractLinks(markdown: string): RawLink[] {
     }
   });
   const links: RawLink[] = [];
-  const add = (href: string | undefined, relation: LinkRelation) => {
+  const add = (href: string | undefined, relation: LinkRelation, literal = false) => {
     const trimmed = href?.trim();
-    if (trimmed && !trimmed.startsWith("#")) links.push({ href: trimmed, relation });
+    if (trimmed && !trimmed.startsWith("#"))
+      links.push({ href: trimmed, relation, ...(literal ? { literal } : {}) });
   };
   walk(tree, (node) => {
     switch (node.type) {
       case "link":
-        return add(node.url, "reference");
+        return add(node.url, "reference", markdown[node.position?.start.offset ?? -1] === "<");
       case "image":
         return add(node.url, "dependsOn");
       case "linkReference":

@@ -74,7 +74,12 @@ function buildLinkGraph(world: World, content: FullContent): LinkGraph {
   const filesByName = new Map<string, string>();
   for (const [id, version] of orderedFiles(content))
     if (!filesByName.has(version.name)) filesByName.set(version.name, id);
-  const index: ResolveIndex = { tree, filesByName, appHosts: hostsOf(world.appUrl, world.baseUrl) };
+  const index: ResolveIndex = {
+    tree,
+    filesByName,
+    appHosts: hostsOf(world.appUrl, world.baseUrl),
+    hasFile: (id) => content.files.has(id),
+  };
   const sortValue = (target: LinkTarget): string => {
     switch (target.kind) {
       case "page":
@@ -96,7 +101,7 @@ function buildLinkGraph(world: World, content: FullContent): LinkGraph {
     const directory = pageDirectory(node);
     const own = new Map<string, LinkItem>();
     for (const link of pageLinks(world, node.version.id, node.version.markdown)) {
-      const resolved = resolveLink(link.href, directory, index);
+      const resolved = resolveLink(link.href, directory, index, link.literal);
       const itemKey = `${resolved.key} ${link.relation}`;
       if (own.has(itemKey)) continue;
       const item: LinkItem = {

@@ -75,7 +75,11 @@ async function linksPage(
     scope: `${key}:${request.status ?? ""}:${request.brokenContext ?? ""}`,
     position: (item) => item.position,
   });
-  const presenter = await locationPresenter(scope);
+  const pages = page.items.flatMap((item) => [
+    ...item.sources,
+    ...(item.target.kind === "page" ? [item.target.page] : []),
+  ]);
+  const presenter = await locationPresenter(scope, pages);
   return { ...page, items: page.items.map(presenter.usage), stats: linkStats(items, introduced) };
 }
 
@@ -182,7 +186,10 @@ async function backlinksPage(scope: ContentReadScope, request: PageRequest, targ
     scope: `backlinks:${scopeOf(scope)}:${targetKey}`,
     position: (source) => [source.path, source.id],
   });
-  const presenter = await locationPresenter(scope);
+  const presenter = await locationPresenter(
+    scope,
+    page.items.map((source) => source.id),
+  );
   return { ...page, items: page.items.map((source) => presenter.page(source.id)) };
 }
 

@@ -16,6 +16,7 @@ import type { Context } from "../shared/world.js";
 import { spaceSchema, toSpace, type Space } from "../spaces/schemas.js";
 import type { ReadTransaction } from "../storage/port.js";
 import type { LinkItem } from "./graph.js";
+import { renderingFor } from "./markdown-links.js";
 
 /**
  * The reference shapes of links (ContentReferenceUsage) and of the places they point at or appear
@@ -24,7 +25,8 @@ import type { LinkItem } from "./graph.js";
  *
  * - A broken link's `targetReference` is a URL location holding the path it names, resolved from
  *   the space root (`guides/missing.md`, `.gitbook/assets/gone.png`): the target no longer exists
- *   as content, and the path is what to fix.
+ *   as content, and the path is what to fix. A stored reference to a deleted page or file names it
+ *   by id: `.gitbook/missing/page/<id>`, `.gitbook/missing/file/<id>`, as the markdown shows it.
  * - Locations have no `versionContext`: a list is computed on the content its request names (the
  *   space's current revision or the change request's head), and the reference `versionContext`
  *   would repeat the whole Revision in every location.
@@ -79,21 +81,27 @@ export interface LocationPresenter {
 /** What the presenter reads: an operation's scope under `onContent` (content/access.ts). */
 export type ContentReadScope = Context & ContentScope & { readonly tx: ReadTransaction };
 
-export async function locationPresenter(scope: ContentReadScope): Promise<LocationPresenter> {
+/** A presenter of locations in the scope's content; `pages` are the pages it may present. */
+export async function locationPresenter(
+  scope: ContentReadScope,
+  pages: Iterable<string>,
+): Promise<LocationPresenter> {
   const content = await scope.content.full();
   const organization: Organization = await presentOrganization(scope.tx, scope, scope.membership);
   const space: Space = toSpace(scope, scope.space, scope.permissions);
   const tree = pageTree(content);
-  const pages = new Map<string, Page>();
+  const versions = [...pages].flatMap((id) => tree.byId.get(id)?.version ?? []);
+  const links = await renderingFor(scope, scope.content, versions);
+  const presentedPages = new Map<string, Page>();
   const files = new Map<string, File>();
 
   const page = (id: string): ContentLocation => {
-    let presented = pages.get(id);
+    let presented = presentedPages.get(id);
     if (!presented) {
       const node = tree.byId.get(id);
       if (!node) throw new Error(`Page ${id} is not in revision ${content.record.id}`);
-      presented = presentPage(scope, scope.space, node, { children: false });
-      pages.set(id, presented);
+      presented = presentPage(scope, scope.space, node, { children: false, links });
+      presentedPages.set(id, presented);
     }
     return { kind: "page", organization, space, page: presented };
   };

@@ -48,6 +48,7 @@ const index: ResolveIndex = {
   tree,
   filesByName: new Map([["my logo.png", "f1"]]),
   appHosts: hostsOf("https://docs.example.com", "http://localhost:8787"),
+  hasFile: (id) => content.files.has(id),
 };
 const resolve = (href: string, from = "guides") => {
   const { status, target } = resolveLink(href, from, index);

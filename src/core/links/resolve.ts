@@ -1,4 +1,6 @@
 import type { PageTree, TreeNode } from "../content/tree.js";
+import { ASSETS_DIRECTORY, MISSING_DIRECTORY, linkPath, pageFilePath, pagePathOf } from "./paths.js";
+import { parseReference, type StoredReference } from "./references.js";
 
 /**
  * Resolution of a link as written in page markdown, in the Git Sync layout of a space:
@@ -13,6 +15,9 @@ import type { PageTree, TreeNode } from "../content/tree.js";
  * - an absolute URL (`https:`, `mailto:`, `//host`) is external; one whose host is the docsbase
  *   API or app host is `in-app`: a link into the app that should name its target as content.
  * - any other relative link names content that is not in the revision: it is `broken`.
+ * - a stored reference (`docsbase-ref:page/<id>`, links/references.ts) names its page or file by
+ *   id, wherever it now is; when it is gone the link is `broken` and its path is
+ *   `.gitbook/missing/page/<id>` (or `file/<id>`), which is how the markdown shows it.
  */
 
 export type LinkStatus = "ok" | "broken" | "in-app";
@@ -37,15 +42,14 @@ export interface ResolveIndex {
   readonly filesByName: ReadonlyMap<string, string>;
   /** Hosts (`host:port`) of the docsbase API and app: absolute URLs to them are `in-app`. */
   readonly appHosts: ReadonlySet<string>;
+  hasFile(id: string): boolean;
 }
-
-export const ASSETS_DIRECTORY = ".gitbook/assets";
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** The file of a page in the Git Sync layout. */
 export function pageFile(node: TreeNode): string {
-  return node.children.length > 0 ? `${node.path}/README.md` : `${node.path}.md`;
+  return pageFilePath(node.path, node.children.length > 0);
 }
 
 /** The directory that relative links of a page start from. */
@@ -55,14 +59,21 @@ export function pageDirectory(node: TreeNode): string {
   return slash < 0 ? "" : file.slice(0, slash);
 }
 
-export function resolveLink(href: string, fromDirectory: string, index: ResolveIndex): ResolvedLink {
+/**
+ * Resolves a link as stored. `literal` marks a target that is text even in the reserved form (an
+ * autolink): it is never taken for a reference.
+ */
+export function resolveLink(
+  href: string,
+  fromDirectory: string,
+  index: ResolveIndex,
+  literal = false,
+): ResolvedLink {
+  const reference = literal ? undefined : parseReference(href);
+  if (reference) return resolveReference(reference, index);
   if (href.startsWith("//") || SCHEME.test(href)) return resolveUrl(href, index);
-  const path = normalizePath(decode(href.split(/[?#]/, 1)[0] ?? ""), fromDirectory);
-  const missing: ResolvedLink = {
-    key: `missing:${path}`,
-    status: "broken",
-    target: { kind: "missing", path },
-  };
+  const path = linkPath(href, fromDirectory);
+  const missing = missingAt(path);
   if (path.startsWith(`${ASSETS_DIRECTORY}/`)) {
     const file = index.filesByName.get(path.slice(ASSETS_DIRECTORY.length + 1));
     return file ? { key: `file:${file}`, status: "ok", target: { kind: "file", file } } : missing;
@@ -72,6 +83,31 @@ export function resolveLink(href: string, fromDirectory: string, index: ResolveI
     ? { key: `page:${node.version.page}`, status: "ok", target: { kind: "page", page: node.version.page } }
     : missing;
 }
+
+function resolveReference(reference: StoredReference, index: ResolveIndex): ResolvedLink {
+  switch (reference.kind) {
+    case "literal":
+      return resolveUrl(reference.url, index);
+    case "page": {
+      const { page } = reference;
+      return index.tree.byId.has(page)
+        ? { key: `page:${page}`, status: "ok", target: { kind: "page", page } }
+        : missingAt(`${MISSING_DIRECTORY}/page/${page}`);
+    }
+    case "file": {
+      const { file } = reference;
+      return index.hasFile(file)
+        ? { key: `file:${file}`, status: "ok", target: { kind: "file", file } }
+        : missingAt(`${MISSING_DIRECTORY}/file/${file}`);
+    }
+  }
+}
+
+const missingAt = (path: string): ResolvedLink => ({
+  key: `missing:${path}`,
+  status: "broken",
+  target: { kind: "missing", path },
+});
 
 function resolveUrl(href: string, index: ResolveIndex): ResolvedLink {
   let host: string | undefined;
@@ -86,30 +122,8 @@ function resolveUrl(href: string, index: ResolveIndex): ResolvedLink {
 
 /** The page a path names: `a/b.md`, `a/b/README.md`, `a/b/` or `a/b`. */
 function pageAt(path: string, tree: PageTree): TreeNode | undefined {
-  if (path === "" || /^readme\.md$/i.test(path)) return tree.roots[0];
-  const readme = /\/readme\.md$/i.exec(path);
-  if (readme) return tree.byPath.get(path.slice(0, readme.index));
-  if (/\.md$/i.test(path)) return tree.byPath.get(path.slice(0, -3));
-  return tree.byPath.get(path);
-}
-
-/** Resolves `.` and `..` against a directory; a leading `/` starts from the root. */
-function normalizePath(path: string, fromDirectory: string): string {
-  const segments = path.startsWith("/") ? [] : fromDirectory.split("/").filter(Boolean);
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") segments.pop();
-    else segments.push(segment);
-  }
-  return segments.join("/");
-}
-
-function decode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
+  const pagePath = pagePathOf(path);
+  return pagePath === "" ? tree.roots[0] : tree.byPath.get(pagePath);
 }
 
 /** Hosts of absolute base URLs, for {@link ResolveIndex.appHosts}. */

@@ -17,8 +17,11 @@ export interface Segment {
   readonly text: string;
 }
 
-/** Expressions as the renderer finds them (content/document/evaluate.ts), and URLs in text. */
-const KEPT = /\{\{[^{}\n]*\}\}|\b(?:https?:\/\/|www\.)[^\s<>]+/g;
+/**
+ * Expressions as the renderer finds them (content/document/evaluate.ts), URLs in text, and stored
+ * references (links/references.ts: `{% content-ref url="docsbase-ref:page/<id>" %}` is text).
+ */
+const KEPT = /\{\{[^{}\n]*\}\}|\b(?:https?:\/\/|www\.)[^\s<>]+|docsbase-ref:[^\s"'<>()]*/g;
 /** Blockquote markers and indentation that open a continuation line of a paragraph. */
 const CONTAINER_PREFIX = /^[ \t]*(?:>[ \t]?)*[ \t]*/;
 const LETTER = /\p{L}/u;

@@ -1,4 +1,4 @@
-import type { Definition, PhrasingContent } from "mdast";
+import type { Definition, Image, ImageReference, Link, LinkReference, PhrasingContent } from "mdast";
 import { softBreaksAsSpaces } from "./markdown.js";
 import type {
   DocumentInline,
@@ -8,6 +8,8 @@ import type {
   DocumentPhrasing,
   DocumentText,
   DocumentTextLeaf,
+  ContentRef,
+  DocumentImageRef,
 } from "./types.js";
 
 /**
@@ -19,6 +21,20 @@ import type {
 /** Link and image references resolve through the page's definitions, by normalized identifier. */
 export type Definitions = ReadonlyMap<string, Definition>;
 
+/**
+ * The reference of a link or image target: `{kind: "url", url}` unless the caller knows better
+ * (stored page and file references, links/references.ts).
+ */
+export type LinkRef = (url: string, node: Link | Image | LinkReference | ImageReference) => ContentRef;
+
+export const urlRef: LinkRef = (url) => ({ kind: "url", url });
+
+/** How link targets read: the page's definitions and the reference of a target. */
+export interface LinkTargets {
+  readonly definitions: Definitions;
+  readonly ref: LinkRef;
+}
+
 const MARK_ORDER: readonly DocumentMarkType[] = ["bold", "italic", "strikethrough", "code"];
 /** As `evaluateMarkdown` finds them; trimmed in code, since `\s*` around a lazy group backtracks. */
 const EXPRESSION = /\{\{([^{}\n]*)\}\}/g;
@@ -26,7 +42,7 @@ const EXPRESSION = /\{\{([^{}\n]*)\}\}/g;
 type Item = DocumentTextLeaf | DocumentInline;
 
 interface Context {
-  readonly definitions: Definitions;
+  readonly targets: LinkTargets;
   readonly marks: readonly DocumentMarkType[];
   readonly inLink: boolean;
 }
@@ -34,20 +50,26 @@ interface Context {
 /** Converts phrasing content to text nodes and inlines, with a text node around every inline. */
 export function phrasingToDocument(
   nodes: readonly PhrasingContent[],
-  definitions: Definitions,
+  targets: LinkTargets,
 ): DocumentPhrasing[] {
-  return group(nodes.flatMap((node) => items(node, { definitions, marks: [], inLink: false })));
+  return group(nodes.flatMap((node) => items(node, { targets, marks: [], inLink: false })));
 }
 
 /** The data of an image (inline, or lifted into an `images` block); `undefined` for anything else. */
 export function imageData(
   node: PhrasingContent,
-  definitions: Definitions,
+  targets: LinkTargets,
 ): DocumentInlineImage["data"] | undefined {
-  if (node.type === "image") return withAlt({ ref: { kind: "url", url: node.url } }, node.alt);
+  if (node.type === "image") return withAlt({ ref: imageRef(targets, node.url, node) }, node.alt);
   if (node.type !== "imageReference") return undefined;
-  const definition = definitions.get(node.identifier);
-  return definition ? withAlt({ ref: { kind: "url", url: definition.url } }, node.alt) : undefined;
+  const definition = targets.definitions.get(node.identifier);
+  return definition ? withAlt({ ref: imageRef(targets, definition.url, node) }, node.alt) : undefined;
+}
+
+/** An image shows a URL or a file: any other reference reads as its URL. */
+function imageRef(targets: LinkTargets, url: string, node: Image | ImageReference): DocumentImageRef {
+  const ref = targets.ref(url, node);
+  return ref.kind === "url" || ref.kind === "file" ? ref : { kind: "url", url };
 }
 
 function items(node: PhrasingContent, context: Context): Item[] {
@@ -72,16 +94,17 @@ function items(node: PhrasingContent, context: Context): Item[] {
       return [leaf(`[^${node.label ?? node.identifier}]`, context.marks)];
     case "image":
     case "imageReference": {
-      const data = imageData(node, context.definitions);
+      const data = imageData(node, context.targets);
       return data ? [{ object: "inline", type: "inline-image", key: "", data, isVoid: true }] : [];
     }
     case "link":
     case "linkReference": {
-      const url = node.type === "link" ? node.url : context.definitions.get(node.identifier)?.url;
+      const url = node.type === "link" ? node.url : context.targets.definitions.get(node.identifier)?.url;
       const inner = all(node.children, { ...context, inLink: true });
       if (url === undefined || context.inLink) return inner;
       const nodes = group(inner) as (DocumentText | DocumentInlineImage)[];
-      return [{ object: "inline", type: "link", key: "", nodes, data: { ref: { kind: "url", url } } }];
+      const ref = context.targets.ref(url, node);
+      return [{ object: "inline", type: "link", key: "", nodes, data: { ref } }];
     }
     default:
       return [];

@@ -1,6 +1,12 @@
 import type { Blockquote, Code, Definition, FootnoteDefinition, List, Paragraph, RootContent } from "mdast";
 import { createSlugger, type Slugger } from "./anchors.js";
-import { imageData, phrasingToDocument, type Definitions } from "./from-markdown-inlines.js";
+import {
+  imageData,
+  phrasingToDocument,
+  urlRef,
+  type LinkRef,
+  type LinkTargets,
+} from "./from-markdown-inlines.js";
 import { assignKeys } from "./keys.js";
 import { parseMarkdown, textOf } from "./markdown.js";
 import { tableToDocument } from "./tables.js";
@@ -36,8 +42,13 @@ const ALERT_STYLES: Record<string, DocumentHintStyle> = {
 };
 
 interface State {
-  readonly definitions: Definitions;
+  readonly targets: LinkTargets;
   readonly slug: Slugger;
+}
+
+export interface MarkdownToDocumentOptions {
+  /** The reference of each link and image target; `{kind: "url", url}` without it. */
+  readonly linkRef?: LinkRef;
 }
 
 /**
@@ -58,11 +69,11 @@ interface State {
  * document.nodes[0]; // { object: "block", type: "heading-1", key: "0", ... }
  * ```
  */
-export function markdownToDocument(markdown: string): JSONDocument {
+export function markdownToDocument(markdown: string, options: MarkdownToDocumentOptions = {}): JSONDocument {
   const tree = parseMarkdown(markdown);
   const definitions = new Map<string, Definition>();
   collectDefinitions(tree.children, definitions);
-  const state: State = { definitions, slug: createSlugger() };
+  const state: State = { targets: { definitions, ref: options.linkRef ?? urlRef }, slug: createSlugger() };
   const nodes = blocks(tree.children, "top", state) as DocumentBlockTopLevel[];
   return assignKeys({ object: "document", data: {}, nodes });
 }
@@ -79,7 +90,7 @@ function block(node: RootContent, place: Place, state: State): DocumentBlockTopL
       ];
     case "heading": {
       const type = `heading-${Math.min(node.depth, 3)}` as "heading-1" | "heading-2" | "heading-3";
-      const nodes = phrasingToDocument(node.children, state.definitions);
+      const nodes = phrasingToDocument(node.children, state.targets);
       return [
         { object: "block", type, key: "", nodes, data: {}, meta: { id: state.slug(textOf(node).trim()) } },
       ];
@@ -93,7 +104,7 @@ function block(node: RootContent, place: Place, state: State): DocumentBlockTopL
     case "code":
       return [place === "quote" || place === "hint" ? codeParagraph(node.value) : codeBlock(node)];
     case "table":
-      if (place === "top" || place === "list-item") return [tableToDocument(node, state.definitions)];
+      if (place === "top" || place === "list-item") return [tableToDocument(node, state.targets)];
       return node.children.map((row) => plainParagraph(row.children.map((cell) => textOf(cell)).join(" | ")));
     case "html":
       return node.value.trim() ? [plainParagraph(node.value)] : [];
@@ -139,14 +150,14 @@ function paragraph(node: Paragraph, state: State): DocumentBlockParagraph {
     object: "block",
     type: "paragraph",
     key: "",
-    nodes: phrasingToDocument(node.children, state.definitions),
+    nodes: phrasingToDocument(node.children, state.targets),
   };
 }
 
 /** A top-level paragraph of images only (and the space between them) is an `images` block. */
 function imagesBlock(node: Paragraph, state: State): DocumentBlockTopLevel | undefined {
   const images = node.children.filter((child) => !(child.type === "text" && child.value.trim() === ""));
-  const data = images.map((child) => imageData(child, state.definitions));
+  const data = images.map((child) => imageData(child, state.targets));
   if (images.length === 0 || data.some((entry) => entry === undefined)) return undefined;
   const nodes = data.map((entry) => ({
     object: "block" as const,

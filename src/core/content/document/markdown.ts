@@ -1,5 +1,5 @@
 import type { Nodes, Root } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
+import { fromMarkdown, type Extension as MdastExtension } from "mdast-util-from-markdown";
 import { gfmFromMarkdown, gfmToMarkdown } from "mdast-util-gfm";
 import { toMarkdown } from "mdast-util-to-markdown";
 import { gfm } from "micromark-extension-gfm";
@@ -91,19 +91,25 @@ export const parserRuns = { count: 0 };
  * existed) reads as plain text, one paragraph per run of non-blank lines, so that every read
  * (documents, search, links, backlinks, PDF) answers, and answers in time linear in the input.
  */
-export function parseMarkdown(markdown: string): Root {
+export function parseMarkdown(markdown: string, extensions: readonly MdastExtension[] = []): Root {
   if (markdownWork(markdown) > MAX_MARKDOWN_WORK || lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH)) {
     return plainTextTree(markdown);
   }
-  return parsed(markdown) ?? plainTextTree(markdown);
+  return parsed(markdown, extensions) ?? plainTextTree(markdown);
 }
 
-/** The parsed tree, or `undefined` when it nests deeper than `MAX_DOCUMENT_DEPTH`. */
-function parsed(markdown: string): Root | undefined {
+/**
+ * The parsed tree, or `undefined` when it nests deeper than `MAX_DOCUMENT_DEPTH`. `extensions`
+ * observe tokens the tree does not keep (links/references.ts records where destinations are).
+ */
+function parsed(markdown: string, extensions: readonly MdastExtension[] = []): Root | undefined {
   parserRuns.count++;
   let tree: Root;
   try {
-    tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+    tree = fromMarkdown(markdown, {
+      extensions: [gfm()],
+      mdastExtensions: [gfmFromMarkdown(), ...extensions],
+    });
   } catch (error) {
     // Nesting the pre-check missed (lazy lines, emphasis) can still overflow the parser's stack.
     if (error instanceof RangeError) return undefined;

@@ -1,6 +1,6 @@
 import { generateNKeysBetween } from "fractional-indexing";
 import type { AlignType, PhrasingContent, Table, TableCell, TableRow } from "mdast";
-import { phrasingToDocument, type Definitions } from "./from-markdown-inlines.js";
+import { phrasingToDocument, type LinkTargets } from "./from-markdown-inlines.js";
 import { textOf } from "./markdown.js";
 import type { DocumentInputBlock, DocumentInputNode } from "./schema.js";
 import { phrasingToMdast, refUrl, type RefResolver } from "./to-markdown-inlines.js";
@@ -19,7 +19,7 @@ import type { DocumentBlockTable, DocumentTableCell, DocumentTableDefinitionText
 
 const ALIGNMENTS = { left: "left", center: "center", right: "right" } as const;
 
-export function tableToDocument(table: Table, definitions: Definitions): DocumentBlockTable {
+export function tableToDocument(table: Table, targets: LinkTargets): DocumentBlockTable {
   const [header, ...rows] = table.children;
   const columns = (header?.children ?? []).map((_, index) => `c${index}`);
   const definition: Record<string, DocumentTableDefinitionText> = {};
@@ -43,7 +43,7 @@ export function tableToDocument(table: Table, definitions: Definitions): Documen
         object: "block",
         type: "paragraph",
         key: "",
-        nodes: phrasingToDocument(cell.children, definitions),
+        nodes: phrasingToDocument(cell.children, targets),
       } as const;
       fragments.push({ object: "fragment", key: "", fragment, nodes: [paragraph] });
     });

@@ -19,14 +19,27 @@ export type DocumentTextLeaf = { object: "leaf"; text: string; marks: DocumentMa
 /** A run of text: consecutive leaves, each with its marks. `"\n"` in a leaf is a hard line break. */
 export type DocumentText = { object: "text"; key: string; leaves: DocumentTextLeaf[] };
 
-/** The reference `ContentRefURL`: markdown links and images always point at a URL. */
+/** The reference `ContentRefURL`: what markdown links and images point at, unless stored as references. */
 export type ContentRefURL = { kind: "url"; url: string };
+
+/**
+ * The reference `ContentRef` kinds a link or image can hold: a URL, or a page, an anchor of a page
+ * or a file of the space by id (stored references, links/references.ts).
+ */
+export type ContentRef =
+  | ContentRefURL
+  | { kind: "page"; page: string }
+  | { kind: "file"; file: string }
+  | { kind: "anchor"; anchor: string; page?: string };
+
+/** What an image shows: a URL or a file of the space. */
+export type DocumentImageRef = ContentRefURL | { kind: "file"; file: string };
 
 export type DocumentInlineImage = {
   object: "inline";
   type: "inline-image";
   key: string;
-  data: { ref: ContentRefURL; alt?: string };
+  data: { ref: DocumentImageRef; alt?: string };
   isVoid: true;
 };
 
@@ -35,7 +48,7 @@ export type DocumentInlineLink = {
   type: "link";
   key: string;
   nodes: (DocumentText | DocumentInlineImage)[];
-  data: { ref: ContentRefURL };
+  data: { ref: ContentRef };
 };
 
 /** `{{ expression }}` in unmarked text outside links (see `evaluateMarkdown`). */
@@ -147,7 +160,7 @@ export type DocumentBlockImage = {
   object: "block";
   type: "image";
   key: string;
-  data: { ref: ContentRefURL; alt?: string };
+  data: { ref: DocumentImageRef; alt?: string };
   fragments: { object: "fragment"; key: string; fragment: "caption"; nodes: DocumentBlockParagraph[] }[];
   isVoid: true;
 };
