@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { requireRevision, type RevisionContent } from "../content/revisions.js";
-import { pageTree } from "../content/tree.js";
+import type { PageVersionRecord } from "../content/tables.js";
 import { defineOperation } from "../registry.js";
 import { onContent } from "../content/access.js";
 import { contentRole } from "../permissions/membership.js";
@@ -10,7 +10,8 @@ import { pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import { spacePermissions } from "../spaces/permissions.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
-import { excerpt, searchIndex, searchPages, type PageHit } from "./search-index.js";
+import { searchRevision } from "./live-index.js";
+import { excerpt, sectionsOf, type PageHit } from "./search-index.js";
 
 /**
  * Search (SPEC.md, "Search results"): full text over page titles and sections, in one space or
@@ -50,36 +51,46 @@ type PageResult = z.infer<typeof pageResultSchema>;
 const spaceResultSchema = z.object({ id: z.string(), title: z.string(), pages: z.array(pageResultSchema) });
 
 function presentHit(world: World, space: SpaceRecord, content: RevisionContent, hit: PageHit): PageResult {
-  const tree = pageTree(content);
-  const node = tree.byId.get(hit.page)!;
-  const sections = searchIndex(world, content).sections.get(hit.page) ?? [];
-  const app = `${world.appUrl}/s/${space.id}/${node.path}`;
-  const ancestors: { title: string }[] = [];
-  for (
-    let parent = tree.byId.get(node.version.parent);
-    parent;
-    parent = tree.byId.get(parent.version.parent)
-  ) {
-    ancestors.unshift({ title: parent.version.title });
-  }
+  const { version, path, ancestors } = placeOf(content, hit.page);
+  const sections = sectionsOf(world, version);
+  const app = `${world.appUrl}/s/${space.id}/${path}`;
   return {
-    id: node.version.page,
-    title: node.version.title,
-    path: node.path,
+    id: version.page,
+    title: version.title,
+    path,
     sections: hit.sections.map(({ section: index, terms }) => {
       const section = sections[index]!;
       const anchor = section.anchor === undefined ? "" : `#${section.anchor}`;
       return {
-        id: `${node.version.page}${anchor}`,
+        id: `${version.page}${anchor}`,
         title: section.title,
-        path: `${node.path}${anchor}`,
+        path: `${path}${anchor}`,
         body: excerpt(section.body, terms),
         urls: { app: `${app}${anchor}` },
       };
     }),
-    ancestors,
+    ancestors: ancestors.map(({ title }) => ({ title })),
     urls: { app },
   };
+}
+
+/**
+ * A page's path and ancestors in a revision, read up its chain of parents: for the hits shown
+ * only, so a query never derives the whole tree. As in content/tree.ts, a page whose parent is
+ * missing sits at the root.
+ */
+function placeOf(content: RevisionContent, page: string) {
+  const version = content.pages.get(page)!;
+  const ancestors: PageVersionRecord[] = [];
+  for (
+    let parent = content.pages.get(version.parent);
+    parent && ancestors.length < content.pages.size;
+    parent = content.pages.get(parent.parent)
+  ) {
+    ancestors.unshift(parent);
+  }
+  const path = [...ancestors, version].map(({ slug }) => slug).join("/");
+  return { version, path, ancestors };
 }
 
 export const searchSpaceContent = defineOperation({
@@ -94,7 +105,7 @@ export const searchSpaceContent = defineOperation({
   response: listOf(pageResultSchema),
   async run(scope, { query }) {
     const { space, content } = scope;
-    const hits = searchPages(searchIndex(scope, content), query.query);
+    const hits = await searchRevision(scope.tx, scope, content, query.query);
     const page = paginateSorted(hits, query, {
       scope: `search:${space.id}:${query.query}`,
       position: (hit) => [-hit.score, hit.page],
@@ -123,7 +134,7 @@ export const searchOrganizationContent = defineOperation({
     for (const space of spaces) {
       if (!spacePermissions(await contentRole(tx, membership, space), space).view) continue;
       const content = await requireRevision(tx, scope, space.revision);
-      const hits = searchPages(searchIndex(scope, content), query.query);
+      const hits = await searchRevision(tx, scope, content, query.query);
       if (hits.length === 0) continue;
       found.push({ space, content, score: hits[0]!.score, hits: hits.slice(0, PAGES_PER_SPACE) });
     }
