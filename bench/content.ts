@@ -23,7 +23,11 @@ interface Opened {
   readonly token: string;
   readonly space: string;
   readonly pages: string[];
-  request<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }>;
 }
 
 /** A docsbase over `storage` with one space of `size` pages (seeded), or reopened on it. */
@@ -44,7 +48,7 @@ async function open(
       .id as string;
     pages = await seedLargeSpace(storage, space, size, { markdownBytes: MARKDOWN_BYTES });
   }
-  const request = async <T = any>(method: string, path: string, body?: unknown) => {
+  const request = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => {
     const response = await test.request<T>(method, path, { token, ...(body !== undefined ? { body } : {}) });
     if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status}`);
     return response;

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { requireRevision, type FullContent } from "../content/revisions.js";
-import { pageTree } from "../content/tree.js";
+import { requireRevision, type Revision } from "../content/revisions.js";
 import { defineOperation } from "../registry.js";
 import { onContent } from "../content/access.js";
 import { contentRole } from "../permissions/membership.js";
@@ -10,7 +9,8 @@ import { pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import { spacePermissions } from "../spaces/permissions.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
-import { excerpt, searchIndex, searchPages, type PageHit } from "./search-index.js";
+import { searchRevision } from "./live-index.js";
+import { excerpt, sectionsOf, type PageHit } from "./search-index.js";
 
 /**
  * Search (SPEC.md, "Search results"): full text over page titles and sections, in one space or
@@ -49,37 +49,46 @@ type PageResult = z.infer<typeof pageResultSchema>;
 
 const spaceResultSchema = z.object({ id: z.string(), title: z.string(), pages: z.array(pageResultSchema) });
 
-function presentHit(world: World, space: SpaceRecord, content: FullContent, hit: PageHit): PageResult {
-  const tree = pageTree(content);
-  const node = tree.byId.get(hit.page)!;
-  const sections = searchIndex(world, content).sections.get(hit.page) ?? [];
-  const app = `${world.appUrl}/s/${space.id}/${node.path}`;
-  const ancestors: { title: string }[] = [];
-  for (
-    let parent = tree.byId.get(node.version.parent);
-    parent;
-    parent = tree.byId.get(parent.version.parent)
-  ) {
-    ancestors.unshift({ title: parent.version.title });
-  }
+async function presentHit(
+  world: World,
+  space: SpaceRecord,
+  content: Revision,
+  hit: PageHit,
+): Promise<PageResult> {
+  const { version, path, ancestors } = await placeOf(content, hit.page);
+  const sections = sectionsOf(world, version);
+  const app = `${world.appUrl}/s/${space.id}/${path}`;
   return {
-    id: node.version.page,
-    title: node.version.title,
-    path: node.path,
+    id: version.page,
+    title: version.title,
+    path,
     sections: hit.sections.map(({ section: index, terms }) => {
       const section = sections[index]!;
       const anchor = section.anchor === undefined ? "" : `#${section.anchor}`;
       return {
-        id: `${node.version.page}${anchor}`,
+        id: `${version.page}${anchor}`,
         title: section.title,
-        path: `${node.path}${anchor}`,
+        path: `${path}${anchor}`,
         body: excerpt(section.body, terms),
         urls: { app: `${app}${anchor}` },
       };
     }),
-    ancestors,
+    ancestors: ancestors.map(({ title }) => ({ title })),
     urls: { app },
   };
+}
+
+/**
+ * A page's path and ancestors in a revision, read up its chain of parents: for the hits shown
+ * only, so a query never derives the whole tree. As in content/tree.ts, a page whose parent is
+ * missing sits at the root.
+ */
+async function placeOf(content: Revision, page: string) {
+  const lineage = (await content.lineage(page))!;
+  const version = lineage.at(-1)!;
+  const ancestors = lineage.slice(0, -1);
+  const path = lineage.map(({ slug }) => slug).join("/");
+  return { version, path, ancestors };
 }
 
 export const searchSpaceContent = defineOperation({
@@ -93,14 +102,16 @@ export const searchSpaceContent = defineOperation({
   query: searchQuery,
   response: listOf(pageResultSchema),
   async run(scope, { query }) {
-    const { space } = scope;
-    const content = await scope.content.full();
-    const hits = searchPages(searchIndex(scope, content), query.query);
+    const { space, content } = scope;
+    const hits = await searchRevision(scope.tx, scope, content, query.query);
     const page = paginateSorted(hits, query, {
       scope: `search:${space.id}:${query.query}`,
       position: (hit) => [-hit.score, hit.page],
     });
-    return { ...page, items: page.items.map((hit) => presentHit(scope, space, content, hit)) };
+    return {
+      ...page,
+      items: await Promise.all(page.items.map((hit) => presentHit(scope, space, content, hit))),
+    };
   },
 });
 
@@ -120,11 +131,11 @@ export const searchOrganizationContent = defineOperation({
       index: "byOrganization",
       where: [membership.organization.id, "live"],
     });
-    const found: { space: SpaceRecord; content: FullContent; score: number; hits: PageHit[] }[] = [];
+    const found: { space: SpaceRecord; content: Revision; score: number; hits: PageHit[] }[] = [];
     for (const space of spaces) {
       if (!spacePermissions(await contentRole(tx, membership, space), space).view) continue;
-      const content = await (await requireRevision(tx, scope, space.revision)).full();
-      const hits = searchPages(searchIndex(scope, content), query.query);
+      const content = await requireRevision(tx, scope, space.revision);
+      const hits = await searchRevision(tx, scope, content, query.query);
       if (hits.length === 0) continue;
       found.push({ space, content, score: hits[0]!.score, hits: hits.slice(0, PAGES_PER_SPACE) });
     }
@@ -135,11 +146,13 @@ export const searchOrganizationContent = defineOperation({
     });
     return {
       ...page,
-      items: page.items.map(({ space, content, hits }) => ({
-        id: space.id,
-        title: space.title,
-        pages: hits.map((hit) => presentHit(scope, space, content, hit)),
-      })),
+      items: await Promise.all(
+        page.items.map(async ({ space, content, hits }) => ({
+          id: space.id,
+          title: space.title,
+          pages: await Promise.all(hits.map((hit) => presentHit(scope, space, content, hit))),
+        })),
+      ),
     };
   },
 });

@@ -1,15 +1,21 @@
-import { jsonBytes } from "../shared/cache.js";
 import MiniSearch, { type SearchOptions, type SearchResult } from "minisearch";
 import type { FullContent } from "../content/revisions.js";
+import type { RevisionRecord } from "../content/tables.js";
 import type { PageVersionRecord } from "../content/tables.js";
-import { pageTree } from "../content/tree.js";
 import type { World } from "../shared/world.js";
+import type { ContentDiff } from "../content/revisions.js";
 import { pageSections, type Section } from "./sections.js";
 
 /**
  * The full-text index of a revision: one document per page section (see sections.ts), with the
- * section title, the page title and the section text as fields. A revision never changes, so the
- * index is built once per revision and kept in `world.cache` under `search:<revisionId>`.
+ * section title, the page title and the section text as fields. Nothing in it depends on a page's
+ * place in the tree (paths and ancestors are read from the revision for the hits shown, see
+ * operations.ts), so a page's documents change only when that page gets a new version, and moving
+ * or renaming a page re-indexes that page alone, never its subtree.
+ *
+ * An index is mutable: {@link applyDiff} moves it from the revision it indexes to another one by
+ * removing the documents of the pages that changed and adding their new ones, which leaves exactly
+ * the index a fresh build of that revision would give (live-index.ts keeps one per space).
  *
  * Pages marked `noIndex` ("not indexable in the search and ask features") are left out; hidden
  * pages are searched, as any reader of the space can read them.
@@ -22,19 +28,38 @@ import { pageSections, type Section } from "./sections.js";
 
 interface SectionDocument {
   readonly id: number;
-  readonly page: string;
-  readonly section: number;
   readonly title: string;
   readonly pageTitle: string;
   readonly body: string;
 }
 
-export interface SearchIndex {
-  readonly engine: MiniSearch<SectionDocument>;
-  readonly documents: readonly SectionDocument[];
-  /** Sections by page id. */
-  readonly sections: ReadonlyMap<string, readonly Section[]>;
+interface IndexedPage {
+  /** The version indexed: removal needs the very text that was added. */
+  readonly version: PageVersionRecord;
+  /** Document ids, by section index. */
+  readonly documents: readonly number[];
 }
+
+export interface SearchIndex {
+  /** The revision indexed; {@link applyDiff} moves it. */
+  at: RevisionRecord;
+  readonly engine: MiniSearch<SectionDocument>;
+  /** Indexed pages by page id. */
+  readonly pages: Map<string, IndexedPage>;
+  /** Page id and section index of each document id. */
+  readonly documents: Map<number, { readonly page: string; readonly section: number }>;
+  nextId: number;
+  /** Characters of text indexed (titles and bodies): see {@link estimateBytes}. */
+  characters: number;
+  /**
+   * Results of the latest queries at the revision indexed, oldest first (at most
+   * {@link REMEMBERED_QUERIES}); emptied when the index moves.
+   */
+  readonly remembered: Map<string, PageHit[]>;
+}
+
+/** Queries whose results an index remembers: a query of many common words costs tens of ms. */
+export const REMEMBERED_QUERIES = 64;
 
 /** A matching section: its index in the page, its score and the words of it that matched. */
 export interface SectionHit {
@@ -68,63 +93,101 @@ const SEARCH_OPTIONS: SearchOptions = {
   fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
 };
 
-/** An estimate of an index's memory: a few times the text it indexes. */
-function indexBytes(content: FullContent): number {
-  let bytes = 4096;
-  for (const version of content.pages.values())
-    bytes += (version.markdown.length + version.title.length) * 6 + 512;
-  return bytes;
+/**
+ * A page version's sections. Versions are immutable and shared by revisions: each is split once
+ * and kept under `sections:<versionId>`, whatever the revisions and indexes that use it.
+ */
+export function sectionsOf(world: World, version: PageVersionRecord): readonly Section[] {
+  const key = `sections:${version.id}`;
+  let list = world.cache.get(key) as Section[] | undefined;
+  if (!list) {
+    list = pageSections(version.title, version.markdown);
+    world.cache.set(key, list, estimateSectionBytes(list));
+  }
+  return list;
 }
 
-export const searchIndexCacheKey = (revisionId: string) => `search:${revisionId}`;
-
-export function searchIndex(world: World, content: FullContent): SearchIndex {
-  const key = searchIndexCacheKey(content.record.id);
-  const cached = world.cache.get(key) as SearchIndex | undefined;
-  if (cached) return cached;
-  const index = buildSearchIndex(content, (version) => {
-    // Versions are immutable and shared by revisions: parse each once, not once per revision.
-    const sectionsKey = `sections:${version.id}`;
-    let list = world.cache.get(sectionsKey) as Section[] | undefined;
-    if (!list) {
-      list = pageSections(version.title, version.markdown);
-      world.cache.set(sectionsKey, list, jsonBytes(list));
-    }
-    return list;
-  });
-  world.cache.set(key, index, indexBytes(content));
+/** A fresh index of a revision's pages. */
+export function buildSearchIndex(world: World, content: FullContent): SearchIndex {
+  const index: SearchIndex = {
+    at: content.record,
+    engine: new MiniSearch<SectionDocument>({
+      fields: ["title", "pageTitle", "body"],
+      storeFields: [],
+      processTerm,
+    }),
+    pages: new Map(),
+    documents: new Map(),
+    nextId: 0,
+    characters: 0,
+    remembered: new Map(),
+  };
+  const added: SectionDocument[] = [];
+  for (const version of content.pages.values()) added.push(...pageDocuments(world, index, version));
+  index.engine.addAll(added);
   return index;
 }
 
-function buildSearchIndex(
-  content: FullContent,
-  sectionsOf: (version: PageVersionRecord) => Section[],
-): SearchIndex {
-  const documents: SectionDocument[] = [];
-  const sections = new Map<string, Section[]>();
-  for (const node of pageTree(content).ordered) {
-    const { version } = node;
-    if (version.noIndex) continue;
-    const pageSectionList = sectionsOf(version);
-    sections.set(version.page, pageSectionList);
-    pageSectionList.forEach((section, index) => {
-      documents.push({
-        id: documents.length,
-        page: version.page,
-        section: index,
-        title: section.title,
-        pageTitle: version.title,
-        body: section.body,
+/**
+ * Moves `index` to the revision `to`, given what differs between the revision it indexes and `to`.
+ * Synchronous, so that no query sees it half moved.
+ */
+export function applyDiff(world: World, index: SearchIndex, diff: ContentDiff, to: RevisionRecord): void {
+  for (const [page, { after }] of diff.pages) {
+    const indexed = index.pages.get(page);
+    if (indexed) {
+      const sections = sectionsOf(world, indexed.version);
+      indexed.documents.forEach((id, section) => {
+        const { title, body } = sections[section]!;
+        index.engine.remove({ id, title, pageTitle: indexed.version.title, body });
+        index.documents.delete(id);
+        index.characters -= title.length + indexed.version.title.length + body.length;
       });
-    });
+      index.pages.delete(page);
+    }
+    if (after) index.engine.addAll(pageDocuments(world, index, after));
   }
-  const engine = new MiniSearch<SectionDocument>({
-    fields: ["title", "pageTitle", "body"],
-    storeFields: [],
-    processTerm,
+  index.at = to;
+  index.remembered.clear();
+}
+
+/** Records a page version's documents in `index` and returns them, for the engine to add. */
+function pageDocuments(world: World, index: SearchIndex, version: PageVersionRecord): SectionDocument[] {
+  if (version.noIndex) return [];
+  const documents = sectionsOf(world, version).map((section, position) => {
+    const id = index.nextId++;
+    index.documents.set(id, { page: version.page, section: position });
+    index.characters += section.title.length + version.title.length + section.body.length;
+    return { id, title: section.title, pageTitle: version.title, body: section.body };
   });
-  engine.addAll(documents);
-  return { engine, documents, sections };
+  index.pages.set(version.page, { version, documents: documents.map(({ id }) => id) });
+  return documents;
+}
+
+/**
+ * About how many bytes of memory an index holds, for the cache's budget: measured on 10,000 pages
+ * of about 4 KB of markdown (bench/search.ts: 248 MB of heap for 42.6 million characters in 50,000
+ * sections), minisearch's posting maps take about 6 bytes per character indexed. The section
+ * texts are not counted: they are kept, and counted, under `sections:<versionId>`.
+ */
+export function estimateBytes(index: SearchIndex): number {
+  return (
+    BYTES_PER_CHARACTER * index.characters +
+    BYTES_PER_TERM * index.engine.termCount +
+    BYTES_PER_DOCUMENT * index.documents.size
+  );
+}
+
+const BYTES_PER_CHARACTER = 6;
+const BYTES_PER_TERM = 100;
+const BYTES_PER_DOCUMENT = 100;
+
+/** About how many bytes a page's sections hold (strings count two bytes a character at most). */
+export function estimateSectionBytes(sections: readonly Section[]): number {
+  return sections.reduce(
+    (sum, { anchor, title, body }) => sum + 64 + 2 * ((anchor?.length ?? 0) + title.length + body.length),
+    32,
+  );
 }
 
 /** The query's words, without common words unless nothing else is left. */
@@ -137,8 +200,18 @@ export function queryTerms(query: string): string[] {
   return meaningful.length > 0 ? meaningful : terms;
 }
 
-/** Pages matching a query, best first (ties by page id). */
+/** Pages matching a query, best first (ties by page id). Treat as read-only: they are remembered. */
 export function searchPages(index: SearchIndex, query: string): PageHit[] {
+  const known = index.remembered.get(query);
+  if (known) return known;
+  const pages = findPages(index, query);
+  if (index.remembered.size >= REMEMBERED_QUERIES)
+    index.remembered.delete(index.remembered.keys().next().value!);
+  index.remembered.set(query, pages);
+  return pages;
+}
+
+function findPages(index: SearchIndex, query: string): PageHit[] {
   const terms = queryTerms(query);
   if (terms.length === 0) return [];
   const text = terms.join(" ");
@@ -148,7 +221,7 @@ export function searchPages(index: SearchIndex, query: string): PageHit[] {
   }
   const byPage = new Map<string, (SectionHit & { own: boolean })[]>();
   for (const result of results) {
-    const document = index.documents[result.id as number]!;
+    const document = index.documents.get(result.id as number)!;
     const hits = byPage.get(document.page) ?? [];
     // A section found only through its page's title is not itself a match: the page is.
     hits.push({

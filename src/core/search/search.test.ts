@@ -145,18 +145,24 @@ describe("search", () => {
     expect((await search()).body.count).toBe(2);
   });
 
-  it("builds a revision's index once, and again only after the content changes", async () => {
+  it("builds a space's index once, and moves it by the pages an edit changed", async () => {
     const s = await setup();
     const page = await s.page("Cache", "Indexed once.");
+    await s.page("Other", "Not edited.");
     const builds = vi.spyOn(MiniSearch.prototype, "addAll");
+    const removals = vi.spyOn(MiniSearch.prototype, "remove");
     expect((await s.search("indexed")).body.count).toBe(1);
     expect((await s.search("once")).body.count).toBe(1);
     expect((await s.api("GET", `/orgs/${s.org}/search?query=once`)).body.count).toBe(1);
     expect(builds).toHaveBeenCalledTimes(1);
+    expect(builds.mock.calls[0]![0]).toHaveLength(2);
     await s.api("PATCH", `/spaces/${s.space}/content/page/${page}`, { markdown: "Indexed twice." });
     expect((await s.search("twice")).body.count).toBe(1);
-    expect((await s.search("twice")).body.count).toBe(1);
+    expect((await s.search("once")).body.count).toBe(0);
+    // The edited page's one section left and came back; the other page was not touched.
+    expect(removals).toHaveBeenCalledTimes(1);
     expect(builds).toHaveBeenCalledTimes(2);
+    expect(builds.mock.calls[1]![0]).toHaveLength(1);
   });
 });
 
