@@ -54,7 +54,7 @@ export interface DocsbaseOptions {
   /**
    * The memory budget, in bytes, of derived values kept between requests (tree nodes, page
    * versions, materialized revisions, search indexes, link graphs, rendered documents), each
-   * accounted by its estimated size. Default 256 MiB (docs/performance.md, "Memory").
+   * accounted by its estimated size. Default 512 MiB (docs/architecture.md, "Content trees").
    */
   readonly cacheBytes?: number;
   /** Where unexpected errors go. Default: `console.error`. */

@@ -1,7 +1,10 @@
 import { LRUCache } from "lru-cache";
 
-/** The default budget of {@link DerivedCache}: 256 MiB. */
-export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
+/**
+ * The default budget of {@link DerivedCache}: 512 MiB, room for the search index of a
+ * 10,000-page space (about 250 MB) beside the trees and versions that edits read.
+ */
+export const DEFAULT_CACHE_BYTES = 512 * 1024 * 1024;
 
 /**
  * Memo of values derived from immutable data (tree nodes, page and file versions, materialized
