@@ -4,7 +4,8 @@
  *
  * PostgreSQL is a server of its own, started here by the tests' launcher (initdb into a temporary
  * directory; fsync, synchronous_commit and full_page_writes off) and stopped at the end.
- * `npm run bench -- postgres` runs only the PostgreSQL figures and the separate-process ones.
+ * `npm run bench -- postgres` runs only the PostgreSQL figures and the separate-process ones;
+ * `npm run bench -- content` (or `lists`, `search`, `http`) only that part of issue 8's figures.
  */
 import autocannon from "autocannon";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,6 +20,9 @@ import { defineTable } from "../src/core/storage/table.js";
 import { z } from "zod";
 import { createDatabase, startPostgres } from "../test/support/postgres-server.js";
 import { benchContent } from "./content.js";
+import { benchHttpRatio } from "./http-ratio.js";
+import { benchLists } from "./lists.js";
+import { benchSearch } from "./search.js";
 import { benchInstances } from "./instances.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
@@ -103,9 +107,16 @@ async function benchHttp(storage: "memory" | "sqlite" | { postgres: string }) {
 }
 
 const onlyPostgres = process.argv.includes("postgres");
-if (process.argv.includes("content")) {
-  // `npm run bench -- content`: only the content-at-scale figures.
-  await benchContent(directory);
+// `npm run bench -- content` (or lists, search, http): only the issue 8 figures of that part.
+const parts = {
+  content: () => benchContent(directory),
+  lists: benchLists,
+  search: benchSearch,
+  http: benchHttpRatio,
+};
+const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
+if (chosen.length > 0) {
+  for (const [, run] of chosen) await run();
   rmSync(directory, { recursive: true, force: true });
   process.exit(0);
 }
@@ -122,7 +133,12 @@ try {
   if (!onlyPostgres) await benchHttp("sqlite");
   await benchHttp({ postgres: await createDatabase(postgres.url, "bench") });
   await benchInstances({ postgresUrl: postgres.url, directory });
-  if (!onlyPostgres) await benchContent(directory);
+  if (!onlyPostgres) {
+    await benchHttpRatio();
+    await benchLists();
+    await benchContent(directory);
+    await benchSearch();
+  }
 } finally {
   await postgres.stop();
   rmSync(directory, { recursive: true, force: true });
