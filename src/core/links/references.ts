@@ -81,8 +81,16 @@ export interface LinkSite {
 const BLOCK_TAG = /\{%\s*(?:file|embed|content-ref)\s+(?:src|url)\s*=\s*"([^"]+)"/g;
 const HTML_ATTRIBUTE = /\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
 
+/**
+ * What every link target needs in its text: an inline destination follows `](`, a definition's
+ * `]:`, a GitBook block opens with `{%`, an HTML target is an `href` or `src` attribute. Markdown
+ * with none of them has no sites, and is not parsed.
+ */
+const MAY_HOLD_TARGETS = /\]\(|\]:|\{%|\b(?:href|src)\s*=/i;
+
 /** The sites of every link target in `markdown`, in source order. */
 export function linkSites(markdown: string): LinkSite[] {
+  if (!MAY_HOLD_TARGETS.test(markdown)) return [];
   const destinations: { start: number; end: number; node: CompileContext["stack"][number] }[] = [];
   // The tree keeps a link's URL but not where it is written: the destination tokens say.
   const record = function (this: CompileContext, token: Token) {
