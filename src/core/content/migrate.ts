@@ -1,4 +1,6 @@
+import { z } from "zod";
 import type { World } from "../shared/world.js";
+import { defineTable } from "../storage/table.js";
 import type { IndexValue, Table, WriteTransaction } from "../storage/port.js";
 import { applyChanges, Revision, type ContentChanges } from "./revisions.js";
 import {
@@ -21,6 +23,8 @@ import {
  * @returns the number of revisions converted.
  */
 export async function migrateRevisions(world: World, batchSize = 50): Promise<number> {
+  // Once every revision has its tree, a marker says so, and later opens read one record.
+  if (await world.storage.read((tx) => tx.get(contentMigrationsTable, TREES))) return 0;
   const pending: string[] = [];
   let after: IndexValue[] | undefined;
   for (;;) {
@@ -39,8 +43,21 @@ export async function migrateRevisions(world: World, batchSize = 50): Promise<nu
     });
   }
   for (const id of pending) world.cache.delete(`revision:${id}`);
+  await world.storage.write((tx) =>
+    tx.put(contentMigrationsTable, { id: TREES, at: world.clock().toISOString(), revisions: pending.length }),
+  );
   return pending.length;
 }
+
+const TREES = "content-trees";
+
+/** Content migrations done on this storage, by name (`content-trees`: every revision has a tree). */
+export const contentMigrationsTable = defineTable({
+  name: "contentMigrations",
+  key: "id",
+  indexes: {},
+  record: z.object({ id: z.string(), at: z.string(), revisions: z.number() }),
+});
 
 async function migrateOne(tx: WriteTransaction, world: World, id: string): Promise<RevisionTree> {
   const record = await tx.get(revisionsTable, id);

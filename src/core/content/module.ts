@@ -1,5 +1,6 @@
 import { defineModule } from "../module.js";
 import { treeNodesTable } from "./hamt.js";
+import { contentMigrationsTable } from "./migrate.js";
 import { contentReadOperations } from "./reads.js";
 import { blobsTable, fileVersionsTable, pageVersionsTable, revisionsTable } from "./tables.js";
 import { templateOperations } from "./templates.js";
@@ -12,7 +13,14 @@ import { contentWriteOperations } from "./writes.js";
  */
 export const contentModule = defineModule({
   name: "content",
-  tables: [revisionsTable, treeNodesTable, pageVersionsTable, fileVersionsTable, blobsTable],
+  tables: [
+    revisionsTable,
+    treeNodesTable,
+    pageVersionsTable,
+    fileVersionsTable,
+    blobsTable,
+    contentMigrationsTable,
+  ],
   operations: { ...contentReadOperations, ...contentWriteOperations, ...templateOperations },
   hooks: {
     async purgeSpace(tx, _world, space) {
