@@ -5,6 +5,7 @@ import { DerivedCache } from "../../src/core/shared/cache.js";
 import { randomId, type World } from "../../src/core/shared/world.js";
 import { spacesTable } from "../../src/core/spaces/tables.js";
 import type { Storage } from "../../src/core/storage/port.js";
+import { seededRandom } from "./crash-workload.js";
 
 const WORDS = (
   "install configure deploy server client token cache index search page space revision merge " +
@@ -14,17 +15,8 @@ const WORDS = (
   "permission role member team organization collection file upload download image table column"
 ).split(" ");
 
-/** A deterministic pseudo-random generator (mulberry32), so seeded spaces are the same every run. */
-export function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic pseudo-random generator, so seeded spaces are the same every run. */
+export const seeded = seededRandom;
 
 /** About `bytes` of markdown: a heading and paragraphs of words from a small vocabulary. */
 export function markdownOf(title: string, bytes: number, random: () => number): string {
