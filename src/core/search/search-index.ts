@@ -108,7 +108,12 @@ const PREFIX_WEIGHT = 0.375;
  * expanded by prefix and typo matches most sections of a large space, and each is scored: these
  * rules keep that to the words that need it.
  */
-function engineQuery(index: SearchIndex, terms: readonly string[], combineWith: "AND" | "OR"): Query {
+function engineQuery(
+  index: SearchIndex,
+  terms: readonly string[],
+  combineWith: "AND" | "OR",
+  completed: Set<string>,
+): Query {
   return {
     combineWith,
     queries: terms.map((term, position) => {
@@ -116,6 +121,7 @@ function engineQuery(index: SearchIndex, terms: readonly string[], combineWith: 
       const longer = prefix ? completions(index, term) : [];
       const fuzzy = term.length >= FUZZY_LETTERS && longer.length === 0 && !holds(index, term) ? 0.2 : false;
       if (longer.length === 0) return { queries: [term], fuzzy };
+      for (const word of longer) completed.add(word);
       // As minisearch weighs a prefix match (its own prefix search expands to every word).
       const weighed = longer.map((word) => {
         const weight = (PREFIX_WEIGHT * word.length) / (word.length + 0.3 * (word.length - term.length));
@@ -264,25 +270,42 @@ export function searchPages(index: SearchIndex, query: string): PageHit[] {
   return pages;
 }
 
-function findPages(index: SearchIndex, query: string): PageHit[] {
+function findPages(index: SearchIndex, query: string): PageHits[] {
   const terms = queryTerms(query);
   if (terms.length === 0) return [];
-  let results = index.engine.search(engineQuery(index, terms, "AND"), SEARCH_OPTIONS);
+  const completed = new Set<string>();
+  let results = index.engine.search(engineQuery(index, terms, "AND", completed), SEARCH_OPTIONS);
   if (results.length === 0 && terms.length > 1) {
-    results = index.engine.search(engineQuery(index, terms, "OR"), SEARCH_OPTIONS);
+    completed.clear();
+    results = index.engine.search(engineQuery(index, terms, "OR", completed), SEARCH_OPTIONS);
   }
-  // Results come best first, so a page's first result is its best. A page's sections are listed
-  // for the few pages shown only (see PageHits), not for every page that matched.
+  // A page's sections are listed for the few pages shown only (see PageHits), not for every page.
   const byPage = new Map<string, PageHits>();
   for (const result of results) {
     const { page, section } = index.documents.get(result.id as number)!;
+    const score = completed.size === 0 ? result.score : rescore(result, terms.at(-1)!, completed);
     const hits = byPage.get(page);
-    if (hits) hits.found.push({ section, result });
-    else byPage.set(page, new PageHits(page, result.score, [{ section, result }]));
+    if (!hits) byPage.set(page, new PageHits(page, score, [{ section, score, result }]));
+    else {
+      hits.found.push({ section, score, result });
+      hits.score = Math.max(hits.score, score);
+    }
   }
   return [...byPage.values()].sort(
     (a, b) => b.score - a.score || (a.page < b.page ? -1 : a.page > b.page ? 1 : 0),
   );
+}
+
+/**
+ * A result's score as minisearch's own prefix search gives it. minisearch multiplies a result's
+ * score by the number of query words it matched; the longer words the last word was expanded to
+ * are queried as words of their own (see engineQuery), so they count as one word, the last.
+ */
+function rescore(result: SearchResult, last: string, completed: ReadonlySet<string>): number {
+  const words = result.queryTerms.filter((term) => !completed.has(term)).length;
+  const viaLonger =
+    !result.queryTerms.includes(last) && result.queryTerms.some((term) => completed.has(term));
+  return (result.score / result.queryTerms.length) * (words + (viaLonger ? 1 : 0));
 }
 
 /** A page's hit, whose sections are listed when first asked for. */
@@ -291,8 +314,9 @@ class PageHits implements PageHit {
 
   constructor(
     readonly page: string,
-    readonly score: number,
-    readonly found: { readonly section: number; readonly result: SearchResult }[],
+    /** Its best section's. */
+    public score: number,
+    readonly found: { readonly section: number; readonly score: number; readonly result: SearchResult }[],
   ) {}
 
   get sections(): readonly SectionHit[] {
@@ -301,9 +325,9 @@ class PageHits implements PageHit {
 
   private listSections(): readonly SectionHit[] {
     const sorted = this.found
-      .map(({ section, result }) => ({
+      .map(({ section, score, result }) => ({
         section,
-        score: result.score,
+        score,
         terms: result.terms,
         own: matchesOwnText(result),
       }))
