@@ -35,5 +35,12 @@ describe("the query's last word, expanded to longer words", () => {
       best.set(page, Math.max(best.get(page) ?? 0, score));
     }
     for (const { page, score } of pages) expect(score).toBeCloseTo(best.get(page)!, 10);
+    // Also when a longer word of the last word is itself a word of the query.
+    const again = searchPages(index, "templates temp");
+    const nativeAgain = index.engine.search(
+      { combineWith: "AND", queries: [{ queries: ["templates"] }, { queries: ["temp"], prefix: true }] },
+      { boost: { title: 3, pageTitle: 1.5, body: 1 } },
+    );
+    expect(again.map(({ score }) => score)).toEqual([expect.closeTo(nativeAgain[0]!.score, 10)]);
   });
 });

@@ -283,7 +283,7 @@ function findPages(index: SearchIndex, query: string): PageHits[] {
   const byPage = new Map<string, PageHits>();
   for (const result of results) {
     const { page, section } = index.documents.get(result.id as number)!;
-    const score = completed.size === 0 ? result.score : rescore(result, terms.at(-1)!, completed);
+    const score = completed.size === 0 ? result.score : rescore(result, terms, completed);
     const hits = byPage.get(page);
     if (!hits) byPage.set(page, new PageHits(page, score, [{ section, score, result }]));
     else {
@@ -301,11 +301,11 @@ function findPages(index: SearchIndex, query: string): PageHits[] {
  * score by the number of query words it matched; the longer words the last word was expanded to
  * are queried as words of their own (see engineQuery), so they count as one word, the last.
  */
-function rescore(result: SearchResult, last: string, completed: ReadonlySet<string>): number {
-  const words = result.queryTerms.filter((term) => !completed.has(term)).length;
-  const viaLonger =
-    !result.queryTerms.includes(last) && result.queryTerms.some((term) => completed.has(term));
-  return (result.score / result.queryTerms.length) * (words + (viaLonger ? 1 : 0));
+function rescore(result: SearchResult, words: readonly string[], completed: ReadonlySet<string>): number {
+  const matched = result.queryTerms;
+  const asWords = matched.filter((term) => words.includes(term)).length;
+  const viaLonger = !matched.includes(words.at(-1)!) && matched.some((term) => completed.has(term));
+  return (result.score / matched.length) * (asWords + (viaLonger ? 1 : 0));
 }
 
 /** A page's hit, whose sections are listed when first asked for. */
