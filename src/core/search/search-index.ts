@@ -1,4 +1,4 @@
-import MiniSearch, { type SearchOptions, type SearchResult } from "minisearch";
+import MiniSearch, { type Query, type SearchOptions, type SearchResult } from "minisearch";
 import type { FullContent } from "../content/revisions.js";
 import type { RevisionRecord } from "../content/tables.js";
 import type { PageVersionRecord } from "../content/tables.js";
@@ -22,8 +22,9 @@ import { pageSections, type Section } from "./sections.js";
  *
  * Ranking (minisearch's BM25): a section title weighs 3, the page title 1.5, the text 1, so a page
  * whose title matches ranks above a page that only mentions the words. Every word of the query must
- * match (a prefix of a word, or with one typo in five letters); when no section has them all, any
- * word may match. Common English words are ignored unless the query has nothing else.
+ * match; when no section has them all, any word may match. Common English words are ignored unless
+ * the query has nothing else. The last word may be the start of a longer word, and a word no page
+ * holds may match with a typo: see {@link engineQuery}.
  */
 
 interface SectionDocument {
@@ -89,9 +90,67 @@ const processTerm = (term: string) =>
 
 const SEARCH_OPTIONS: SearchOptions = {
   boost: { title: 3, pageTitle: 1.5, body: 1 },
-  prefix: (term) => term.length >= 2,
-  fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
 };
+
+/** Letters a query's last word needs to match as a prefix of longer words. */
+const PREFIX_LETTERS = 3;
+/** Longer words a prefix matches, at most: the shortest ones, which weigh the most. */
+const PREFIX_WORDS = 50;
+/** Letters a word needs to match with a typo (one typo in words of fewer than ten letters). */
+const FUZZY_LETTERS = 5;
+/** The weight of a prefix match with no letter added (minisearch's; it falls as letters are added). */
+const PREFIX_WEIGHT = 0.375;
+
+/**
+ * The engine's query for a query's words: each word is matched exactly; the last word, being typed,
+ * also as a prefix of at most {@link PREFIX_WORDS} longer words (the shortest); a word the index
+ * does not hold (as a whole word or, for the last, as a prefix) also with a typo. A common word
+ * expanded by prefix and typo matches most sections of a large space, and each is scored: these
+ * rules keep that to the words that need it.
+ */
+function engineQuery(
+  index: SearchIndex,
+  terms: readonly string[],
+  combineWith: "AND" | "OR",
+  completed: Set<string>,
+): Query {
+  return {
+    combineWith,
+    queries: terms.map((term, position) => {
+      const prefix = position === terms.length - 1 && term.length >= PREFIX_LETTERS;
+      const longer = prefix ? completions(index, term) : [];
+      const fuzzy = term.length >= FUZZY_LETTERS && longer.length === 0 && !holds(index, term) ? 0.2 : false;
+      if (longer.length === 0) return { queries: [term], fuzzy };
+      for (const word of longer) completed.add(word);
+      // As minisearch weighs a prefix match (its own prefix search expands to every word).
+      const weighed = longer.map((word) => {
+        const weight = (PREFIX_WEIGHT * word.length) / (word.length + 0.3 * (word.length - term.length));
+        return { queries: [word], boostTerm: () => weight };
+      });
+      return { combineWith: "OR", queries: [term, ...weighed] };
+    }),
+  };
+}
+
+/** The engine's term map: not part of its public interface, but stable since minisearch 3. */
+const termMap = (index: SearchIndex) => (index.engine as unknown as { _index: TermMap })._index;
+
+/** Whether the index holds `term` as a word. */
+const holds = (index: SearchIndex, term: string) => termMap(index).has(term);
+
+/** The {@link PREFIX_WORDS} shortest words of the index that start with `prefix` (not itself). */
+function completions(index: SearchIndex, prefix: string): string[] {
+  const words: string[] = [];
+  for (const word of termMap(index).atPrefix(prefix).keys()) if (word !== prefix) words.push(word);
+  return words.length <= PREFIX_WORDS
+    ? words
+    : words.sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, PREFIX_WORDS);
+}
+
+interface TermMap {
+  has(term: string): boolean;
+  atPrefix(prefix: string): { keys(): Iterable<string> };
+}
 
 /**
  * A page version's sections. Versions are immutable and shared by revisions: each is split once
@@ -211,45 +270,77 @@ export function searchPages(index: SearchIndex, query: string): PageHit[] {
   return pages;
 }
 
-function findPages(index: SearchIndex, query: string): PageHit[] {
+function findPages(index: SearchIndex, query: string): PageHits[] {
   const terms = queryTerms(query);
   if (terms.length === 0) return [];
-  const text = terms.join(" ");
-  let results = index.engine.search(text, { ...SEARCH_OPTIONS, combineWith: "AND" });
+  const completed = new Set<string>();
+  let results = index.engine.search(engineQuery(index, terms, "AND", completed), SEARCH_OPTIONS);
   if (results.length === 0 && terms.length > 1) {
-    results = index.engine.search(text, { ...SEARCH_OPTIONS, combineWith: "OR" });
+    completed.clear();
+    results = index.engine.search(engineQuery(index, terms, "OR", completed), SEARCH_OPTIONS);
   }
-  const byPage = new Map<string, (SectionHit & { own: boolean })[]>();
+  // A page's sections are listed for the few pages shown only (see PageHits), not for every page.
+  const byPage = new Map<string, PageHits>();
   for (const result of results) {
-    const document = index.documents.get(result.id as number)!;
-    const hits = byPage.get(document.page) ?? [];
-    // A section found only through its page's title is not itself a match: the page is.
-    hits.push({
-      section: document.section,
-      score: result.score,
-      terms: result.terms,
-      own: matchesOwnText(result),
-    });
-    byPage.set(document.page, hits);
+    const { page, section } = index.documents.get(result.id as number)!;
+    const score = completed.size === 0 ? result.score : rescore(result, terms, completed);
+    const hits = byPage.get(page);
+    if (!hits) byPage.set(page, new PageHits(page, score, [{ section, score, result }]));
+    else {
+      hits.found.push({ section, score, result });
+      hits.score = Math.max(hits.score, score);
+    }
   }
-  const pages: PageHit[] = [];
-  for (const [page, hits] of byPage) {
-    const sorted = hits.sort((a, b) => b.score - a.score || a.section - b.section);
+  return [...byPage.values()].sort(
+    (a, b) => b.score - a.score || (a.page < b.page ? -1 : a.page > b.page ? 1 : 0),
+  );
+}
+
+/**
+ * A result's score as minisearch's own prefix search gives it. minisearch multiplies a result's
+ * score by the number of query words it matched; the longer words the last word was expanded to
+ * are queried as words of their own (see engineQuery), so they count as one word, the last.
+ */
+function rescore(result: SearchResult, words: readonly string[], completed: ReadonlySet<string>): number {
+  const matched = result.queryTerms;
+  const asWords = matched.filter((term) => words.includes(term)).length;
+  const viaLonger = !matched.includes(words.at(-1)!) && matched.some((term) => completed.has(term));
+  return (result.score / matched.length) * (asWords + (viaLonger ? 1 : 0));
+}
+
+/** A page's hit, whose sections are listed when first asked for. */
+class PageHits implements PageHit {
+  #sections?: readonly SectionHit[];
+
+  constructor(
+    readonly page: string,
+    /** Its best section's. */
+    public score: number,
+    readonly found: { readonly section: number; readonly score: number; readonly result: SearchResult }[],
+  ) {}
+
+  get sections(): readonly SectionHit[] {
+    return (this.#sections ??= this.listSections());
+  }
+
+  private listSections(): readonly SectionHit[] {
+    const sorted = this.found
+      .map(({ section, score, result }) => ({
+        section,
+        score,
+        terms: result.terms,
+        own: matchesOwnText(result),
+      }))
+      .sort((a, b) => b.score - a.score || a.section - b.section);
     const best = sorted[0]!;
+    // A section found only through its page's title is not itself a match: the page is.
     const own = sorted.filter((hit) => hit.own);
-    pages.push({
-      page,
-      score: best.score,
-      sections: (own.length > 0 ? own : [{ ...best, section: 0 }]).map(
-        ({ section, score, terms: matched }) => ({
-          section,
-          score,
-          terms: matched,
-        }),
-      ),
-    });
+    return (own.length > 0 ? own : [{ ...best, section: 0 }]).map(({ section, score, terms }) => ({
+      section,
+      score,
+      terms,
+    }));
   }
-  return pages.sort((a, b) => b.score - a.score || (a.page < b.page ? -1 : a.page > b.page ? 1 : 0));
 }
 
 function matchesOwnText(result: SearchResult): boolean {

@@ -145,6 +145,31 @@ describe("search", () => {
     expect((await search()).body.count).toBe(2);
   });
 
+  it("expands only the last word to longer words, and only a word no page holds to typos", async () => {
+    const s = await setup();
+    const titles = async (query: string) =>
+      (await s.search(query)).body.items.map((item: { title: string }) => item.title).sort();
+    await s.page("Zoo", "The wombat sleeps.");
+    await s.page("Bed", "Everyone sleeps.");
+    // The last word, as typed, from three letters.
+    expect(await titles("womb")).toEqual(["Zoo"]);
+    expect(await titles("wo")).toEqual([]);
+    expect(await titles("sleeps womb")).toEqual(["Zoo"]);
+    // "womb" is not the last word: it matches nothing, so any word may match.
+    expect(await titles("womb sleeps")).toEqual(["Bed", "Zoo"]);
+    // A word some page holds matches itself alone; one no page holds, with a typo.
+    await s.page("Airport", "A plane lands.");
+    await s.page("Roadmap", "Our plans.");
+    expect(await titles("plane")).toEqual(["Airport"]);
+    expect(await titles("plant")).toEqual(["Airport", "Roadmap"]);
+    // A prefix expands to the 50 shortest longer words of the space.
+    const near = Array.from({ length: 50 }, (_, i) => `quux${i + 10}`).join(" ");
+    await s.page("Near", `${near}.`);
+    await s.page("Far", "quuxxxxxxxxxxx.");
+    expect(await titles("quux")).toEqual(["Near"]);
+    expect(await titles("quuxx")).toEqual(["Far"]);
+  });
+
   it("builds a space's index once, and moves it by the pages an edit changed", async () => {
     const s = await setup();
     const page = await s.page("Cache", "Indexed once.");
