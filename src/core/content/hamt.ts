@@ -134,13 +134,6 @@ export async function mapEntries(store: NodeStore, root: string): Promise<Entry[
   return entries.sort(byKey);
 }
 
-/** The number of entries, from the root node alone. */
-export async function mapSize(store: NodeStore, root: string): Promise<number> {
-  if (!root) return 0;
-  const node = await store.get(root);
-  return node.count ?? node.leaf?.length ?? 0;
-}
-
 interface Built {
   readonly hash: string;
   readonly count: number;

@@ -1,7 +1,7 @@
 import { diff3Merge } from "node-diff3";
 import type { World } from "../shared/world.js";
 import type { FileVersionRecord, PageVersionRecord } from "./tables.js";
-import { sortSiblings } from "./tree.js";
+import { siblingsOf } from "./tree.js";
 
 /**
  * Three-way merge of revision contents, for updating a change request from its space and for
@@ -54,8 +54,7 @@ export interface PageLookup {
 export function lookupOf(pages: ReadonlyMap<string, PageVersionRecord>): PageLookup {
   return {
     page: async (id) => pages.get(id),
-    children: async (parent) =>
-      sortSiblings([...pages.values()].filter((version) => version.parent === parent)),
+    children: async (parent) => siblingsOf({ pages }, parent),
   };
 }
 

@@ -2,7 +2,7 @@ import { jsonBytes } from "../shared/cache.js";
 import { nextSequence } from "../shared/sequence.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction, Table, WriteTransaction } from "../storage/port.js";
-import { type Change, NodeStore, mapDiff, mapEntries, mapGet, mapSize, mapUpdate } from "./hamt.js";
+import { type Change, NodeStore, mapDiff, mapEntries, mapGet, mapUpdate } from "./hamt.js";
 import {
   type FileVersionRecord,
   type PageVersionRecord,
@@ -103,14 +103,6 @@ export class Revision {
       position: position!,
       slug: slug!,
     }));
-  }
-
-  async pageCount(): Promise<number> {
-    return mapSize(this.store, this.tree.pages);
-  }
-
-  async fileCount(): Promise<number> {
-    return mapSize(this.store, this.tree.files);
   }
 
   /** The page's ancestors' ids from the root down, then the page; undefined when it is absent. */
@@ -249,6 +241,9 @@ async function revisionRecordOf(
   return record;
 }
 
+const hasTree = (record: RevisionRecord): record is RevisionRecord & { readonly tree: RevisionTree } =>
+  record.tree !== undefined;
+
 /** A revision, or undefined when no such revision exists. */
 export async function loadRevision(
   tx: ReadTransaction,
@@ -257,8 +252,8 @@ export async function loadRevision(
 ): Promise<Revision | undefined> {
   const record = await revisionRecordOf(tx, world, id);
   if (!record) return undefined;
-  if (!record.tree) throw new Error(`Revision ${id} predates content trees and was not migrated`);
-  return new Revision(tx, world, { ...record, tree: record.tree });
+  if (!hasTree(record)) throw new Error(`Revision ${id} predates content trees and was not migrated`);
+  return new Revision(tx, world, record);
 }
 
 /** Like {@link loadRevision}, for revisions that must exist (a space's or a change request's head). */

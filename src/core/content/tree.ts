@@ -70,21 +70,8 @@ export function sortSiblings<T extends Pick<PageVersionRecord, "position" | "pag
 }
 
 /** The pages directly under `parent` ("" for the root), in order. */
-export function siblingsOf(content: FullContent, parent: string): PageVersionRecord[] {
+export function siblingsOf(content: Pick<FullContent, "pages">, parent: string): PageVersionRecord[] {
   return sortSiblings([...content.pages.values()].filter((version) => version.parent === parent));
-}
-
-/** The ids of a page and all its descendants. */
-export function subtreeOf(content: FullContent, page: string): string[] {
-  const node = pageTree(content).byId.get(page);
-  if (!node) return [];
-  const ids: string[] = [];
-  const walk = (current: TreeNode) => {
-    ids.push(current.version.page);
-    current.children.forEach(walk);
-  };
-  walk(node);
-  return ids;
 }
 
 /** A URL-safe slug from a title: lower-case ASCII letters and digits joined by single hyphens. */
