@@ -12,7 +12,8 @@ import { defineTable } from "../storage/table.js";
  * nodes on the path from the root to that key's leaf, about log32(n) nodes, and shares every other
  * node with the map it came from, in storage and in memory. Reading one key reads the same path.
  * Two maps compare subtree by subtree: equal hashes mean equal subtrees, so a diff walks only the
- * nodes that differ.
+ * nodes that differ, and a three-way merge ({@link mapMerge}) takes a subtree that one side left
+ * unchanged from the other side whole.
  *
  * The shape depends only on the keys (a node holds its entries as a leaf while they are at most
  * {@link LEAF_MAX}, and branches on five more bits of the key's hash otherwise), so equal maps
