@@ -53,7 +53,15 @@ async function spaceOf(pages: number) {
     expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
     return { ...written };
   };
-  return { test, api, space, ids, writes };
+  /** What one request wrote (any path). */
+  const writesOf = async (method: string, path: string, body?: unknown) => {
+    written.records = 0;
+    written.bytes = 0;
+    const response = await api(method, path, body);
+    expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+    return { ...written, body: response.body };
+  };
+  return { test, api, space, ids, writes, writesOf };
 }
 
 describe("content at scale", () => {
@@ -86,6 +94,32 @@ describe("content at scale", () => {
     expect(renamed.records).toBeLessThanOrEqual(12);
     const path = (await large.api("GET", `/spaces/${large.space}/content/page/${large.ids[251]}`)).body.path;
     expect(path).toBe("folder-2/renamed");
+  });
+
+  it("writes a merge's records by what both sides changed, not by what the change request did", async () => {
+    const large = await spaceOf(10_000);
+    /** Merges a change request that edited `count` pages, after one edit on the space. */
+    const merge = async (count: number, offset: number) => {
+      const cr = (await large.api("POST", `/spaces/${large.space}/change-requests`, { subject: "Bulk" }))
+        .body;
+      for (let i = 0; i < count; i++) {
+        const page = large.ids[1 + ((offset + i * 37) % 9999)]!;
+        const path = `/spaces/${large.space}/change-requests/${cr.id}/content/page/${page}`;
+        expect((await large.api("PATCH", path, { markdown: `# Change ${i}\n` })).status).toBe(200);
+      }
+      await large.writes("PATCH", `/page/${large.ids[9999]}`, { title: `Main ${offset}` });
+      const merged = await large.writesOf("POST", `/spaces/${large.space}/change-requests/${cr.id}/merge`);
+      expect(merged.body.result).toBe("merge");
+      return merged;
+    };
+    const few = await merge(2, 0);
+    const many = await merge(300, 1);
+    // The revision, the space, the change request and their bookkeeping, and the tree nodes on the
+    // paths where both sides changed the maps: about a leaf per page touched, before trees merged.
+    expect(many.records).toBeLessThanOrEqual(few.records + 2);
+    expect(many.records).toBeLessThanOrEqual(20);
+    const changed = `/spaces/${large.space}/content/page/${large.ids[1 + (1 + 37 * 5)]}?format=markdown`;
+    expect((await large.api("GET", changed)).body.markdown).toContain("Change 5");
   });
 
   it("never holds more than its cache budget while reading many distinct revisions", async () => {

@@ -107,6 +107,29 @@ describe("postgres adapter", () => {
     await storage.close();
   });
 
+  it("runs none of a failed body's queued statements once it settled, here or in the next body", async () => {
+    // One connection: what the failed body left queued would otherwise run after its ROLLBACK,
+    // outside any transaction or inside the next body's.
+    const storage = postgresStorage({ connectionString: url, schema: nextSchema(), poolSize: 1 });
+    await storage.init(contractSchema);
+    let late: Promise<unknown> | undefined;
+    const failed = storage.write(async (tx) => {
+      void tx.get(items, "a").catch(() => undefined);
+      late = tx.put(items, { id: "late", rank: 1 });
+      late.catch(() => undefined);
+      throw new Error("boom");
+    });
+    await expect(failed).rejects.toThrow("boom");
+    await expect(late).rejects.toThrow();
+    await storage.write((tx) => tx.put(items, { id: "next", rank: 1 }));
+    const stored = await storage.read(async (tx) => [
+      await tx.get(items, "late"),
+      await tx.get(items, "next"),
+    ]);
+    expect(stored.map((item) => item?.id)).toEqual([undefined, "next"]);
+    await storage.close();
+  });
+
   it("creates the tables once when several instances start together", async () => {
     const name = nextSchema();
     const storages = Array.from({ length: 4 }, () =>

@@ -102,6 +102,16 @@ interface GetBatch {
   docs: Promise<Map<string, string>>;
 }
 
+/** One run of a transaction body on one connection. */
+interface AttemptState {
+  /** A statement was refused for serialization: run the body again. */
+  retry: boolean;
+  /** The body settled: no further statement reaches the connection. */
+  over: boolean;
+  /** The last statement queued on the connection, settled either way. */
+  previous: Promise<unknown>;
+}
+
 /** The statements of one table, made once per storage. */
 interface TableSql {
   readonly fields: readonly string[];
@@ -179,11 +189,10 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
    * for serialization marks the attempt as one to run again, even if the body then throws
    * something else (a body that caught the failure, or PostgreSQL's "transaction is aborted").
    */
-  const operations = (client: PostgresClient, state: { retry: boolean }): DirectTransaction => {
+  const operations = (client: PostgresClient, state: AttemptState): DirectTransaction => {
     // One statement at a time on the connection, in the order the body asked for them: bodies may
     // start several reads at once (`Promise.all`), and a client must not be handed a query while
     // another is running. `statement` is called when its turn comes.
-    let previous: Promise<unknown> = Promise.resolve();
     // The `get`s asked for since the last other statement, on one table: they go as one query.
     let batch: GetBatch | undefined;
     const run = (statement: () => readonly [string, readonly unknown[]]) => {
@@ -191,14 +200,17 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
       return enqueue(statement);
     };
     const enqueue = (statement: () => readonly [string, readonly unknown[]]) => {
-      const result = previous.then(() => {
+      const result = state.previous.then(() => {
+        // The body settled while statements it started were still queued (a `Promise.all` that
+        // rejected early): they must not reach the connection, which goes back to the pool.
+        if (state.over) throw new Error("The transaction is over");
         const [text, values] = statement();
         return client.query(text, values).catch((error: unknown) => {
           if (RETRYABLE.has(sqlState(error) as string)) state.retry = true;
           throw error;
         });
       });
-      previous = result.catch(() => undefined);
+      state.previous = result.catch(() => undefined);
       return result;
     };
     return {
@@ -255,15 +267,22 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
   /** One run of `body` in one database transaction; rolled back unless it resolves and commits. */
   async function attempt<T>(begin: string, body: (tx: DirectTransaction) => Promise<T>): Promise<T> {
     const client = await connect();
-    const state = { retry: false };
+    const state: AttemptState = { retry: false, over: false, previous: Promise.resolve() };
+    /** Ends the body's access: waits for its statements still running, refuses those queued. */
+    const settle = () => {
+      state.over = true;
+      return state.previous;
+    };
     let destroy = false;
     try {
       await client.query(begin);
       try {
         const result = await body(operations(client, state));
+        await settle();
         await client.query("COMMIT");
         return result;
       } catch (error) {
+        await settle();
         // A failed ROLLBACK leaves the connection in an unknown state: it is not reused.
         await client.query("ROLLBACK").catch(() => (destroy = true));
         if (state.retry && !RETRYABLE.has(sqlState(error) as string)) throw new Retry(error);

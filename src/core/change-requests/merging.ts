@@ -1,6 +1,7 @@
 import { onChangeRequest } from "../content/access.js";
-import { mergeContents, type MergeConflict, type MergeInput } from "../content/merge.js";
-import { commitRevision, diffRevisions, requireRevision } from "../content/revisions.js";
+import type { MergeConflict } from "../content/merge.js";
+import { mergeRevisions } from "../content/merge-revisions.js";
+import { recordRevision, requireRevision } from "../content/revisions.js";
 import { defineOperation } from "../registry.js";
 import { conflict } from "../shared/errors.js";
 import type { World } from "../shared/world.js";
@@ -36,44 +37,22 @@ async function threeWayCommit(
   type: "update" | "merge",
 ): Promise<{ revision: string } | { conflicts: MergeConflict[] }> {
   const { tx } = scope;
-  const base = await requireRevision(tx, scope, revisions.base);
-  const ours = await requireRevision(tx, scope, revisions.ours);
-  const theirs = await requireRevision(tx, scope, revisions.theirs);
-  // Only what changed on either side since `base` takes part, read from the trees that differ.
-  const [oursDiff, theirsDiff] = await Promise.all([diffRevisions(base, ours), diffRevisions(base, theirs)]);
-  const sides = { base: emptySide(), ours: emptySide(), theirs: emptySide() };
-  for (const kind of ["pages", "files"] as const) {
-    const keys = new Set([...oursDiff[kind].keys(), ...theirsDiff[kind].keys()]);
-    for (const key of keys) {
-      const mine = oursDiff[kind].get(key);
-      const other = theirsDiff[kind].get(key);
-      const before = (mine ?? other)?.before;
-      const put = (side: MergeInput, version: typeof before) => {
-        if (version) (side[kind] as Map<string, typeof version>).set(key, version);
-      };
-      put(sides.base, before);
-      put(sides.ours, mine ? mine.after : before);
-      put(sides.theirs, other ? other.after : before);
-    }
-  }
-  const { changes, conflicts } = await mergeContents(sides.base, sides.ours, sides.theirs, scope, ours);
-  if (conflicts.length > 0) return { conflicts };
-  // Versions taken from `theirs` are stored; only versions the merge made are new.
-  const stored = new Set<string>();
-  for (const kind of ["pages", "files"] as const) {
-    for (const side of theirsDiff[kind].values()) if (side.after) stored.add(side.after.id);
-  }
-  const next = await commitRevision(tx, scope, {
+  const [base, ours, theirs] = await Promise.all([
+    requireRevision(tx, scope, revisions.base),
+    requireRevision(tx, scope, revisions.ours),
+    requireRevision(tx, scope, revisions.theirs),
+  ]);
+  // Reads and writes only what both sides changed (content/merge-revisions.ts).
+  const merged = await mergeRevisions(tx, scope, base, ours, theirs);
+  if ("conflicts" in merged) return merged;
+  const next = await recordRevision(tx, scope, {
     space,
-    base: ours,
-    otherParents: [theirs.record.id],
+    parents: [ours.id, theirs.id],
     type,
-    changes: { ...changes, stored },
+    tree: merged.tree,
   });
-  return { revision: next.record.id };
+  return { revision: next.id };
 }
-
-const emptySide = (): MergeInput => ({ pages: new Map(), files: new Map() });
 
 function requireActive(changeRequest: ChangeRequestRecord, action: string): void {
   if (changeRequest.status === "merged" || changeRequest.status === "archived") {

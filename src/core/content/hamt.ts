@@ -12,7 +12,8 @@ import { defineTable } from "../storage/table.js";
  * nodes on the path from the root to that key's leaf, about log32(n) nodes, and shares every other
  * node with the map it came from, in storage and in memory. Reading one key reads the same path.
  * Two maps compare subtree by subtree: equal hashes mean equal subtrees, so a diff walks only the
- * nodes that differ.
+ * nodes that differ, and a three-way merge ({@link mapMerge}) takes a subtree that one side left
+ * unchanged from the other side whole.
  *
  * The shape depends only on the keys (a node holds its entries as a leaf while they are at most
  * {@link LEAF_MAX}, and branches on five more bits of the key's hash otherwise), so equal maps
@@ -241,4 +242,148 @@ export async function mapDiff(store: NodeStore, from: string, to: string): Promi
   };
   await walk(from, to);
   return changes;
+}
+
+/** The values of one key in the three maps of a three-way merge (undefined where absent). */
+export interface Sides {
+  readonly base?: string | undefined;
+  readonly ours?: string | undefined;
+  readonly theirs?: string | undefined;
+}
+
+/** The node of `hash`, or undefined for the empty map. */
+const nodeOf = (store: NodeStore, hash: string) => (hash ? store.get(hash) : undefined);
+const sizeOf = (node: TreeNodeRecord | undefined) => node?.count ?? node?.leaf?.length ?? 0;
+
+/**
+ * The keys that `ours` and `theirs` both changed from `base`, and differently: the only entries a
+ * three-way merge of the maps has to decide ({@link mapMerge}). Subtrees that one side left as in
+ * `base`, or that both sides changed alike, are skipped unread: the cost follows what both sides
+ * changed, not what either did.
+ */
+export async function mapConflicts(
+  store: NodeStore,
+  base: string,
+  ours: string,
+  theirs: string,
+): Promise<Map<string, Sides>> {
+  const found = new Map<string, Sides>();
+  const walk = async (b: string, o: string, t: string): Promise<void> => {
+    if (o === b || t === b || o === t) return;
+    const [nb, no, nt] = await Promise.all([nodeOf(store, b), nodeOf(store, o), nodeOf(store, t)]);
+    if (nb?.slots && no?.slots && nt?.slots) {
+      await Promise.all(
+        nb.slots.map((child, slot) => walk(child, no.slots![slot] ?? "", nt.slots![slot] ?? "")),
+      );
+      return;
+    }
+    const [eb, eo, et] = await Promise.all([
+      mapEntries(store, b),
+      mapEntries(store, o),
+      mapEntries(store, t),
+    ]);
+    const [mb, mo, mt] = [new Map(eb), new Map(eo), new Map(et)];
+    for (const key of new Set([...mb.keys(), ...mo.keys(), ...mt.keys()])) {
+      const sides = { base: mb.get(key), ours: mo.get(key), theirs: mt.get(key) };
+      if (sides.ours !== sides.base && sides.theirs !== sides.base && sides.ours !== sides.theirs) {
+        found.set(key, sides);
+      }
+    }
+  };
+  await walk(base, ours, theirs);
+  return found;
+}
+
+interface Merged {
+  readonly hash: string;
+  /** The merged entries less what the three inputs' counts predict (ours + theirs − base). */
+  readonly excess: number;
+}
+
+/**
+ * Three-way merge of maps: each key takes the value of the side that changed it from `base` (either
+ * when both changed it alike); the keys in `decided` take the value given there (`null`: absent)
+ * and must include every key {@link mapConflicts} returns.
+ *
+ * The merge is structural: where one side's subtree equals `base`'s, the other side's subtree is
+ * the result as it is, neither read nor written; only where both sides differ (or a decided key
+ * lies) does it descend. Merging a change request that touched many pages into a space that
+ * changed a few therefore writes the few paths where both differ, not a leaf per changed key. The
+ * result is the canonical map of the merged entries: the same root as applying the other side's
+ * changes entry by entry.
+ */
+export async function mapMerge(
+  store: NodeStore,
+  base: string,
+  ours: string,
+  theirs: string,
+  decided: ReadonlyMap<string, string | null>,
+): Promise<string> {
+  const pending = [...decided].map(([key, value]) => ({ key, value, hash: keyHash(key) }));
+  return (await merge(store, base, ours, theirs, pending, 0)).hash;
+}
+
+async function merge(
+  store: NodeStore,
+  b: string,
+  o: string,
+  t: string,
+  decided: Pending[],
+  level: number,
+): Promise<Merged> {
+  if (decided.length === 0) {
+    // A subtree taken whole from one side holds what ours + theirs − base predicts, unread;
+    // unless both sides made the same change (then it holds ours', and base's count cancels out).
+    if (o === b) return { hash: t, excess: 0 };
+    if (t === b) return { hash: o, excess: 0 };
+    if (o === t) {
+      const [nb, no] = await Promise.all([nodeOf(store, b), nodeOf(store, o)]);
+      return { hash: o, excess: sizeOf(nb) - sizeOf(no) };
+    }
+  }
+  const [nb, no, nt] = await Promise.all([nodeOf(store, b), nodeOf(store, o), nodeOf(store, t)]);
+  const predicted = sizeOf(no) + sizeOf(nt) - sizeOf(nb);
+  if (nb?.slots && no?.slots && nt?.slots) {
+    const groups = new Map<number, Pending[]>();
+    for (const entry of decided) {
+      const slot = slotOf(entry.hash, level);
+      const group = groups.get(slot) ?? [];
+      group.push(entry);
+      groups.set(slot, group);
+    }
+    const children = await Promise.all(
+      nb.slots.map((child, slot) =>
+        merge(store, child, no.slots![slot] ?? "", nt.slots![slot] ?? "", groups.get(slot) ?? [], level + 1),
+      ),
+    );
+    const count = predicted + children.reduce((sum, child) => sum + child.excess, 0);
+    const slots = children.map((child) => child.hash);
+    let hash: string;
+    if (count <= LEAF_MAX) {
+      // Few enough entries left to be one leaf again: the shape stays a function of the keys.
+      const entries: Entry[] = [];
+      for (const child of slots) if (child) entries.push(...(await mapEntries(store, child)));
+      hash = (await build(store, entries.sort(byKey), level)).hash;
+    } else if (slots.every((child, slot) => child === no.slots![slot])) hash = o;
+    else if (slots.every((child, slot) => child === nt.slots![slot])) hash = t;
+    else hash = await store.put({ slots, count });
+    return { hash, excess: count - predicted };
+  }
+  const [eb, eo, et] = await Promise.all([mapEntries(store, b), mapEntries(store, o), mapEntries(store, t)]);
+  const [mb, mo, mt] = [new Map(eb), new Map(eo), new Map(et)];
+  const given = new Map(decided.map((entry) => [entry.key, entry.value]));
+  const entries: Entry[] = [];
+  for (const key of new Set([...mb.keys(), ...mo.keys(), ...mt.keys(), ...given.keys()])) {
+    let value: string | null | undefined;
+    if (given.has(key)) value = given.get(key);
+    else {
+      const [vb, vo, vt] = [mb.get(key), mo.get(key), mt.get(key)];
+      if (vo === vb) value = vt;
+      else if (vt === vb || vo === vt) value = vo;
+      else throw new Error(`Key ${key} changed on both sides and was not decided`);
+    }
+    if (value !== null && value !== undefined) entries.push([key, value]);
+  }
+  const built = await build(store, entries.sort(byKey), level);
+  return { hash: built.hash, excess: built.count - predicted };
 }

@@ -323,18 +323,35 @@ export async function commitRevision(
   input: CommitInput,
 ): Promise<Revision> {
   const tree = await applyChanges(tx, world, input.base ?? input.startFrom ?? null, input.changes);
+  return recordRevision(tx, world, {
+    space: input.space,
+    parents: [...(input.base ? [input.base.id] : []), ...(input.otherParents ?? [])],
+    type: input.type ?? "edits",
+    tree,
+  });
+}
+
+/**
+ * Writes the record of a revision whose trees are already written (by {@link applyChanges} or a
+ * merge of trees, merge-revisions.ts).
+ */
+export async function recordRevision(
+  tx: WriteTransaction,
+  world: World,
+  input: Pick<RevisionRecord, "space" | "parents" | "type"> & { readonly tree: RevisionTree },
+): Promise<Revision> {
   const record: RevisionRecord = {
     id: world.ids(),
     space: input.space,
     seq: await nextSequence(tx, input.space),
-    parents: [...(input.base ? [input.base.id] : []), ...(input.otherParents ?? [])],
+    parents: input.parents,
     createdAt: world.clock().toISOString(),
-    type: input.type ?? "edits",
-    tree,
+    type: input.type,
+    tree: input.tree,
   };
   await tx.put(revisionsTable, record);
   world.cache.set(`revision:${record.id}`, record, jsonBytes(record));
-  return new Revision(tx, world, { ...record, tree });
+  return new Revision(tx, world, { ...record, tree: input.tree });
 }
 
 /**

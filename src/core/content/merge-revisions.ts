@@ -1,0 +1,190 @@
+import type { World } from "../shared/world.js";
+import type { WriteTransaction } from "../storage/port.js";
+import { NodeStore, mapConflicts, mapDiff, mapMerge } from "./hamt.js";
+import { type MergeConflict, type MergeInput, mergeContents } from "./merge.js";
+import type { ChildEntry, Revision } from "./revisions.js";
+import {
+  type FileVersionRecord,
+  type PageVersionRecord,
+  type RevisionTree,
+  fileVersionsTable,
+  pageVersionsTable,
+} from "./tables.js";
+import { sortSiblings } from "./tree.js";
+
+/**
+ * The three-way merge of two revisions against their common ancestor, on their content trees
+ * (revisions.ts, hamt.ts). It decides what content/merge.ts decides (`mergeContents`: the same
+ * versions, conflicts and tree checks), reading and writing only what both sides changed:
+ *
+ * - an entry that one side changed and the other did not takes that side's version id: no version
+ *   is loaded for it, and the maps merge structurally ({@link mapMerge}): a subtree one side left
+ *   as in `base` is taken from the other side as it is;
+ * - versions are loaded for the entries both sides changed ({@link mapConflicts}, which walks only
+ *   the subtrees both sides changed) and for the pages whose place or slug `theirs` changed (found
+ *   in the diff of the children lists, not in the pages), since only those can break the tree;
+ * - the children lists merge by row: a list changed on one side is taken from it, a list changed on
+ *   both merges page by page, with the merged version's row for a page both sides changed.
+ *
+ * `mergeContents` with every changed entry loaded is the reference it must agree with
+ * (merge-revisions.test.ts compares the root hashes and conflicts on random histories).
+ */
+export async function mergeRevisions(
+  tx: WriteTransaction,
+  world: World,
+  base: Revision,
+  ours: Revision,
+  theirs: Revision,
+): Promise<{ tree: RevisionTree } | { conflicts: MergeConflict[] }> {
+  const store = new NodeStore(tx, world.cache);
+  const [pagesBoth, filesBoth, listsBoth, theirsLists] = await Promise.all([
+    mapConflicts(store, base.tree.pages, ours.tree.pages, theirs.tree.pages),
+    mapConflicts(store, base.tree.files, ours.tree.files, theirs.tree.files),
+    mapConflicts(store, base.tree.children, ours.tree.children, theirs.tree.children),
+    mapDiff(store, base.tree.children, theirs.tree.children),
+  ]);
+
+  // Pages `theirs` placed differently (moved, renamed, created, deleted): the tree checks' input.
+  const placed = new Set<string>();
+  await Promise.all(
+    [...theirsLists].map(async ([, change]) => {
+      const [before, after] = await Promise.all([rowsOf(store, change.before), rowsOf(store, change.after)]);
+      for (const page of new Set([...before.keys(), ...after.keys()])) {
+        if (!sameRow(before.get(page), after.get(page))) placed.add(page);
+      }
+    }),
+  );
+
+  const sides = { base: emptySide(), ours: emptySide(), theirs: emptySide() };
+  const load = async <K extends "pages" | "files">(kind: K, ids: Iterable<string>) => {
+    const get = (revision: Revision, id: string) =>
+      kind === "pages" ? revision.page(id) : revision.file(id);
+    await Promise.all(
+      [...ids].map(async (id) => {
+        const [b, o, t] = await Promise.all([get(base, id), get(ours, id), get(theirs, id)]);
+        if (o?.id === t?.id) return;
+        for (const [side, version] of [
+          [sides.base, b],
+          [sides.ours, o],
+          [sides.theirs, t],
+        ] as const) {
+          if (version) (side[kind] as Map<string, typeof version>).set(id, version);
+        }
+      }),
+    );
+  };
+  await Promise.all([
+    load("pages", new Set([...pagesBoth.keys(), ...placed])),
+    load("files", filesBoth.keys()),
+  ]);
+  const { changes, conflicts } = await mergeContents(sides.base, sides.ours, sides.theirs, world, ours);
+  if (conflicts.length > 0) return { conflicts };
+
+  // Versions the merge made (neither side's) are new.
+  const known = (kind: "pages" | "files", id: string) => [
+    sides.ours[kind].get(id)?.id,
+    sides.theirs[kind].get(id)?.id,
+  ];
+  for (const [id, version] of changes.pages) {
+    if (version && !known("pages", id).includes(version.id)) await tx.put(pageVersionsTable, version);
+  }
+  for (const [id, version] of changes.files) {
+    if (version && !known("files", id).includes(version.id)) await tx.put(fileVersionsTable, version);
+  }
+
+  /** The merged version of an entry both sides changed: the merge's change, or ours. */
+  const decide = <R extends { id: string }>(
+    both: ReadonlyMap<string, unknown>,
+    merged: ReadonlyMap<string, R | null>,
+    own: ReadonlyMap<string, R>,
+  ) =>
+    new Map(
+      [...both.keys()].map((id) => [id, merged.has(id) ? merged.get(id)! : (own.get(id) ?? null)] as const),
+    );
+  const pages = decide(pagesBoth, changes.pages, sides.ours.pages);
+  const files = decide(filesBoth, changes.files, sides.ours.files);
+
+  const lists = await mergeLists(store, { base, ours, theirs }, listsBoth.keys(), pages, sides);
+  const ids = (versions: ReadonlyMap<string, { id: string } | null>) =>
+    new Map([...versions].map(([id, version]) => [id, version?.id ?? null] as const));
+  const [pagesRoot, filesRoot, childrenRoot] = await Promise.all([
+    mapMerge(store, base.tree.pages, ours.tree.pages, theirs.tree.pages, ids(pages)),
+    mapMerge(store, base.tree.files, ours.tree.files, theirs.tree.files, ids(files)),
+    mapMerge(store, base.tree.children, ours.tree.children, theirs.tree.children, lists),
+  ]);
+  return { tree: { pages: pagesRoot, files: filesRoot, children: childrenRoot } };
+}
+
+type Sides = Record<"base" | "ours" | "theirs", MergeInput>;
+
+const emptySide = () => ({
+  pages: new Map<string, PageVersionRecord>(),
+  files: new Map<string, FileVersionRecord>(),
+});
+
+type Row = Omit<ChildEntry, "page">;
+
+const sameRow = (a: Row | undefined, b: Row | undefined) =>
+  a === b || (a !== undefined && b !== undefined && a.position === b.position && a.slug === b.slug);
+
+/** The rows of a list node by page. */
+async function rowsOf(store: NodeStore, list: string | undefined): Promise<Map<string, Row>> {
+  const node = list ? await store.get(list) : undefined;
+  return new Map(
+    (node?.list ?? []).map(([position, page, slug]) => [page!, { position: position!, slug: slug! }]),
+  );
+}
+
+const rowOf = (version: PageVersionRecord | null | undefined, parent: string): Row | undefined =>
+  version && version.parent === parent ? { position: version.position, slug: version.slug } : undefined;
+
+/**
+ * The merged children lists that the structural merge of the children maps cannot take from one
+ * side: the lists both sides changed, and the lists where a page both sides changed ends up with a
+ * row neither side's list gives it (for instance moved by ours and renamed by theirs). A page
+ * changed on one side only keeps that side's row; a page both changed takes its merged version's.
+ */
+async function mergeLists(
+  store: NodeStore,
+  revisions: Record<"base" | "ours" | "theirs", Revision>,
+  changedOnBoth: Iterable<string>,
+  pages: ReadonlyMap<string, PageVersionRecord | null>,
+  sides: Sides,
+): Promise<Map<string, string | null>> {
+  const parents = new Set(changedOnBoth);
+  for (const [id, merged] of pages) {
+    const versions = [sides.base.pages.get(id), sides.ours.pages.get(id), sides.theirs.pages.get(id)];
+    for (const parent of new Set(
+      [...versions, merged].flatMap((version) => (version ? [version.parent] : [])),
+    )) {
+      const [b, o, t] = versions.map((version) => rowOf(version, parent));
+      if (!sameRow(sameRow(o, b) ? t : o, rowOf(merged, parent))) parents.add(parent);
+    }
+  }
+  const lists = new Map<string, string | null>();
+  await Promise.all(
+    [...parents].map(async (parent) => {
+      const [b, o, t] = await Promise.all(
+        (["base", "ours", "theirs"] as const).map(async (side) => {
+          const entries = await revisions[side].children(parent);
+          return new Map(entries.map((entry) => [entry.page, entry as Row]));
+        }),
+      );
+      const rows: ChildEntry[] = [];
+      const joining = [...pages].filter(([, merged]) => merged?.parent === parent).map(([id]) => id);
+      for (const page of new Set([...b!.keys(), ...o!.keys(), ...t!.keys(), ...joining])) {
+        const [rb, ro, rt] = [b!.get(page), o!.get(page), t!.get(page)];
+        const row = pages.has(page) ? rowOf(pages.get(page), parent) : sameRow(ro, rb) ? rt : ro;
+        if (row) rows.push({ page, position: row.position, slug: row.slug });
+      }
+      const list = sortSiblings(rows);
+      lists.set(
+        parent,
+        list.length
+          ? await store.put({ list: list.map((entry) => [entry.position, entry.page, entry.slug]) })
+          : null,
+      );
+    }),
+  );
+  return lists;
+}
