@@ -151,8 +151,10 @@ async function callerOf(
   options: HandlerOptions,
   address: string | undefined,
 ): Promise<Caller | null> {
-  const hosted = await options.authenticateRequest?.(request);
-  if (hosted) return hosted;
+  if (options.authenticateRequest) {
+    const hosted = await options.authenticateRequest(request);
+    if (hosted) return hosted;
+  }
   const header = request.headers.get("authorization");
   if (!header) return null;
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
