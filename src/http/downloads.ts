@@ -1,8 +1,8 @@
-import type { IttyRouter } from "itty-router";
 import { readDownload } from "../core/content/download.js";
 import { readExport } from "../core/exports/pdf.js";
 import type { World } from "../core/shared/world.js";
 import { decodeSegment } from "./paths.js";
+import type { ExtraRoute } from "./handler.js";
 import { errorResponse } from "./status.js";
 
 /**
@@ -77,42 +77,50 @@ export const ACTIVE_TYPES: ReadonlySet<string> = new Set([
 const OCTET_STREAM = "application/octet-stream";
 
 /**
- * Mounts the download routes on the handler's router (`HandlerOptions.extraRoutes`).
+ * The download routes, for the handler's `extraRoutes`.
  *
  * @example
  * createFetchHandler({ ..., extraRoutes: downloadRoutes({ world, ready, inlinePdf: false }) });
  */
-export function downloadRoutes(options: DownloadOptions): (router: ReturnType<typeof IttyRouter>) => void {
+export function downloadRoutes(options: DownloadOptions): ExtraRoute[] {
   const inlinePdf = options.inlinePdf ?? false;
-  return (router) => {
-    router.get("/files/:versionId/:name", async ({ params }) => {
-      const versionId = decodeSegment("versionId", params["versionId"] ?? "");
-      // The name is cosmetic (the version id alone names the bytes) but must still be well formed.
-      decodeSegment("name", params["name"] ?? "");
-      await options.ready();
-      const download = await readDownload(options.world, versionId);
-      if (!download) return errorResponse(404, "File not found");
-      return new Response(download.bytes, {
-        headers: {
-          ...downloadHeaders(download.version.name, download.version.contentType, { inlinePdf }),
-          "content-length": String(download.bytes.byteLength),
-          "cache-control": "private, max-age=31536000, immutable",
-        },
-      });
-    });
-    router.get("/exports/:file", async ({ params }) => {
-      const id = decodeSegment("file", params["file"] ?? "").replace(/\.pdf$/, "");
-      await options.ready();
-      const pdf = await readExport(options.world, id);
-      if (!pdf) return errorResponse(404, "Export not found or expired");
-      return new Response(pdf.bytes as Uint8Array<ArrayBuffer>, {
-        headers: {
-          ...downloadHeaders(pdf.name, "application/pdf", { inlinePdf }),
-          "content-length": String(pdf.bytes.byteLength),
-        },
-      });
-    });
-  };
+  return [
+    {
+      method: "get",
+      path: "/files/{versionId}/{name}",
+      async handle(params) {
+        const versionId = decodeSegment("versionId", params["versionId"] ?? "");
+        // The name is cosmetic (the version id alone names the bytes) but must still be well formed.
+        decodeSegment("name", params["name"] ?? "");
+        await options.ready();
+        const download = await readDownload(options.world, versionId);
+        if (!download) return errorResponse(404, "File not found");
+        return new Response(download.bytes, {
+          headers: {
+            ...downloadHeaders(download.version.name, download.version.contentType, { inlinePdf }),
+            "content-length": String(download.bytes.byteLength),
+            "cache-control": "private, max-age=31536000, immutable",
+          },
+        });
+      },
+    },
+    {
+      method: "get",
+      path: "/exports/{file}",
+      async handle(params) {
+        const id = decodeSegment("file", params["file"] ?? "").replace(/\.pdf$/, "");
+        await options.ready();
+        const pdf = await readExport(options.world, id);
+        if (!pdf) return errorResponse(404, "Export not found or expired");
+        return new Response(pdf.bytes as Uint8Array<ArrayBuffer>, {
+          headers: {
+            ...downloadHeaders(pdf.name, "application/pdf", { inlinePdf }),
+            "content-length": String(pdf.bytes.byteLength),
+          },
+        });
+      },
+    },
+  ];
 }
 
 /**

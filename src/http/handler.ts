@@ -1,4 +1,3 @@
-import { IttyRouter, type IRequest } from "itty-router";
 import { invoke, type Outcome } from "../core/invoke.js";
 import { readCapped } from "../core/shared/bytes.js";
 import type { AnyOperation } from "../core/registry.js";
@@ -6,6 +5,7 @@ import { badRequest, DocsbaseError, isDocsbaseError, unauthorized } from "../cor
 import type { Caller, Context } from "../core/shared/world.js";
 import { decodeSegment, DOT_SEGMENT_MESSAGE, hasDotSegment } from "./paths.js";
 import { RateLimitedError, type RateLimiter } from "./rate-limit.js";
+import { RouteTable } from "./routes.js";
 import { errorResponse, STATUS_OF } from "./status.js";
 
 export interface HandlerOptions {
@@ -24,8 +24,8 @@ export interface HandlerOptions {
   readonly openApi: () => Record<string, unknown>;
   /** Largest accepted request body in bytes; larger answers 413. */
   readonly maxBodyBytes: number;
-  /** Routes outside the registry (file downloads, PDFs...), tried before the 404/405 answer. */
-  readonly extraRoutes?: (router: ReturnType<typeof IttyRouter>) => void;
+  /** Routes outside the registry (file downloads, PDFs...), tried before the registry's. */
+  readonly extraRoutes?: readonly ExtraRoute[];
   /** Where unexpected errors are reported. */
   readonly onError?: (error: unknown, request: Request) => void;
   /** Rate limits on failed authentications and on requests (429); none when absent. */
@@ -34,38 +34,48 @@ export interface HandlerOptions {
   readonly clientAddress?: (request: Request) => string | undefined;
 }
 
+/** A route outside the registry: its path under `/v1`, written as the registry writes paths. */
+export interface ExtraRoute {
+  readonly method: "get";
+  /** E.g. `/files/{versionId}/{name}`. */
+  readonly path: string;
+  /** Its answer, given the path's parameters as sent (percent-encoded). */
+  readonly handle: (params: Readonly<Record<string, string>>, request: Request) => Promise<Response>;
+}
+
+type Serve = (request: Request, params: Readonly<Record<string, string>>) => Promise<Response>;
+
 const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
- * Builds the `/v1` fetch handler from the registry: one itty-router route per operation, all
+ * Builds the `/v1` fetch handler from the registry: one route per operation (`routes.ts`), all
  * served by the same generic function. Answers JSON, the reference error body, 404 for unknown
  * paths, 405 for a known path with another method, 400 for malformed JSON, 413 past the body limit.
  */
 export function createFetchHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
-  const router = IttyRouter({ base: "/v1" });
-  router.get("/openapi.json", () => Response.json(options.openApi()));
-  options.extraRoutes?.(router);
-  for (const operation of Object.values(options.operations)) {
-    const pattern = operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-      name === operation.restParam ? `:${name}+` : `:${name}`,
-    );
-    router[operation.method](pattern, (request: IRequest) => serve(operation, request, options));
+  const routes = new RouteTable<Serve>();
+  routes.add("get", "/v1/openapi.json", async () => Response.json(options.openApi()));
+  for (const route of options.extraRoutes ?? []) {
+    routes.add(route.method, `/v1${route.path}`, (request, params) => route.handle(params, request));
   }
-  // Patterns alone, to tell "no such path" (404) from "not with this method" (405).
-  const patterns = router.routes.map(([method, regex]) => ({ method, regex }));
+  for (const operation of Object.values(options.operations)) {
+    const serveOperation: Serve = (request, params) => serve(operation, request, params, options);
+    routes.add(operation.method, `/v1${operation.path}`, serveOperation, operation.restParam);
+  }
 
   return async (request) => {
     try {
       // Parsing the URL would resolve the segment away; a runtime that hands the target over as
       // sent is judged here (the standalone server checks the raw target itself).
       if (hasDotSegment(request.url)) return errorResponse(400, DOT_SEGMENT_MESSAGE);
-      const response: Response | undefined = await router.fetch(request);
-      if (response) return response;
-      const pathname = new URL(request.url).pathname;
-      const allowed = patterns.filter(({ regex }) => regex.test(pathname)).map(({ method }) => method);
+      const pathname = pathnameOf(request.url);
+      const route = routes.match(request.method, pathname);
+      if (route) return await route.value(request, route.params);
+      // Another method's route on this path: 405, naming the methods it has.
+      const allowed = routes.methods(pathname);
       if (allowed.length > 0) {
         return errorResponse(405, `Method ${request.method} is not allowed on ${pathname}`, {
-          allow: [...new Set(allowed)].join(", "),
+          allow: allowed.join(", "),
         });
       }
       return errorResponse(404, `No route for ${request.method} ${pathname}`);
@@ -75,10 +85,26 @@ export function createFetchHandler(options: HandlerOptions): (request: Request) 
   };
 }
 
-async function serve(operation: AnyOperation, request: IRequest, options: HandlerOptions): Promise<Response> {
+/**
+ * An absolute `http(s)` URL whose path holds only characters the URL parser leaves as they are
+ * (every URL a `Request` hands over is serialized already): the path is then cut out of the string.
+ */
+const PLAIN_URL = /^https?:\/\/[^/?#\\]*(\/[\w\-.~!$&'()*+,;=:@%/]*)(?:[?#]|$)/;
+
+/** The path of a request URL, as `new URL(url).pathname` reads it, without parsing the common case. */
+function pathnameOf(url: string): string {
+  return PLAIN_URL.exec(url)?.[1] ?? new URL(url).pathname;
+}
+
+async function serve(
+  operation: AnyOperation,
+  request: Request,
+  raw: Readonly<Record<string, string>>,
+  options: HandlerOptions,
+): Promise<Response> {
   const { caller, limitHeaders } = await admit(operation, request, options);
   const params: Record<string, unknown> = {};
-  for (const name in request.params) params[name] = decodeSegment(name, request.params[name] as string);
+  for (const name in raw) params[name] = decodeSegment(name, raw[name] as string);
   const query = queryOf(request.url);
   const body = operation.body ? await readJson(request, options.maxBodyBytes) : undefined;
   const outcome = await invoke(operation, await options.context(caller), { params, query, body });
@@ -125,8 +151,10 @@ async function callerOf(
   options: HandlerOptions,
   address: string | undefined,
 ): Promise<Caller | null> {
-  const hosted = await options.authenticateRequest?.(request);
-  if (hosted) return hosted;
+  if (options.authenticateRequest) {
+    const hosted = await options.authenticateRequest(request);
+    if (hosted) return hosted;
+  }
   const header = request.headers.get("authorization");
   if (!header) return null;
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];

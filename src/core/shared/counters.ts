@@ -2,6 +2,7 @@ import { z } from "zod";
 import { indexTuple } from "../storage/order.js";
 import type {
   IndexValue,
+  ListQuery,
   ReadTransaction,
   Storage,
   StorageSchema,
@@ -105,24 +106,25 @@ class Counted {
   }
 
   reading(tx: ReadTransaction): ReadTransaction {
-    return {
-      get: (table, key) => tx.get(table, key),
-      list: (table, query) => tx.list(table, query),
-      count: async (table, query) => {
-        const where = query.where ?? [];
-        const range = this.#byTable
-          .get(table.name)
-          ?.find((candidate) => candidate.index === query.index && candidate.prefix === where.length);
-        if (!range) return tx.count(table, query);
-        const counter = await tx.get(countersTable, counterKey(range, where));
-        return counter ? counter.count : tx.count(table, query);
-      },
-    };
+    return new CountedRead(tx, this);
+  }
+
+  /** `count`, from the counter of its range when there is one. */
+  async count(tx: ReadTransaction, table: Table<object>, query: Pick<ListQuery, "index" | "where">) {
+    const where = query.where ?? [];
+    const range = this.#byTable
+      .get(table.name)
+      ?.find((candidate) => candidate.index === query.index && candidate.prefix === where.length);
+    if (!range) return tx.count(table, query);
+    const counter = await tx.get(countersTable, counterKey(range, where));
+    return counter ? counter.count : tx.count(table, query);
   }
 
   writing(tx: WriteTransaction): WriteTransaction {
     return {
-      ...this.reading(tx),
+      get: (table, key) => tx.get(table, key),
+      list: (table, query) => tx.list(table, query),
+      count: (table, query) => this.count(tx, table, query),
       put: async (table, record) => {
         const ranges = this.#byTable.get(table.name);
         if (!ranges) return tx.put(table, record);
@@ -188,5 +190,26 @@ class Counted {
   #keyOf(range: CountedRange, record: object): string | undefined {
     const where = this.#where(range, record);
     return where && counterKey(range, where);
+  }
+}
+
+/**
+ * A read transaction whose `count` answers from the counters. A class, not an object of closures:
+ * every request's read transaction builds one, and this costs one small object.
+ */
+class CountedRead implements ReadTransaction {
+  constructor(
+    private readonly tx: ReadTransaction,
+    private readonly counted: Counted,
+  ) {}
+
+  get<R extends object>(table: Table<R>, key: string): Promise<R | undefined> {
+    return this.tx.get(table, key);
+  }
+  list<R extends object>(table: Table<R>, query: ListQuery): Promise<R[]> {
+    return this.tx.list(table, query);
+  }
+  count(table: Table<object>, query: Pick<ListQuery, "index" | "where">): Promise<number> {
+    return this.counted.count(this.tx, table, query);
   }
 }

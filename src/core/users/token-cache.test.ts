@@ -81,6 +81,38 @@ describe("token cache", () => {
     expect(cache.size).toBe(DEFAULT_TOKEN_CACHE.maxEntries);
   });
 
+  it("knows the hash of a token exactly as long as it holds the token's entry", () => {
+    const cache = new TokenCache({ ttlMs: 1_000, maxEntries: 2 });
+    const fill = (token: string) =>
+      cache.fill(
+        hashToken(token),
+        { caller: { userId: `user-of-${token}`, operator: false }, record: record(hashToken(token)) },
+        cache.begin(),
+        0,
+        token,
+      );
+    fill("t1");
+    expect(cache.hashOf("t1")).toBe(hashToken("t1"));
+    // Expired: the entry and the token's hash go together.
+    expect(cache.get(hashToken("t1"), 1_000)).toBeUndefined();
+    expect(cache.hashOf("t1")).toBeUndefined();
+    // Forgotten, by hash or by a write to its user; evicted as the oldest.
+    fill("t2");
+    cache.forget(hashToken("t2"));
+    expect(cache.hashOf("t2")).toBeUndefined();
+    fill("t3");
+    cache.forgetWritten(new Map([[usersTable.name, new Set(["user-of-t3"])]]));
+    expect(cache.hashOf("t3")).toBeUndefined();
+    fill("t4");
+    fill("t5");
+    fill("t6");
+    expect([cache.hashOf("t4"), cache.hashOf("t5"), cache.hashOf("t6")]).toEqual([
+      undefined,
+      hashToken("t5"),
+      hashToken("t6"),
+    ]);
+  });
+
   it("forgets an entry once its lifetime has passed", () => {
     const cache = new TokenCache({ ttlMs: 1_000 });
     cache.fill("h", { caller: { userId: "u", operator: false }, record: record("h") }, cache.begin(), 0);

@@ -25,6 +25,8 @@ export interface CachedToken {
 interface Entry extends CachedToken {
   /** Clock time (ms) from which the entry is no longer used. */
   readonly until: number;
+  /** The token itself, when the fill named it (see {@link TokenCache.hashOf}). */
+  readonly token: string | undefined;
 }
 
 /**
@@ -42,6 +44,8 @@ interface Entry extends CachedToken {
  */
 export class TokenCache {
   readonly #entries = new Map<string, Entry>();
+  /** Token to hash, for the tokens of the entries held (never more, never longer). */
+  readonly #hashes = new Map<string, string>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   #generation = 0;
@@ -61,8 +65,18 @@ export class TokenCache {
     const entry = this.#entries.get(hash);
     if (!entry) return undefined;
     if (now < entry.until) return entry;
-    this.#entries.delete(hash);
+    this.#drop(hash);
     return undefined;
+  }
+
+  /**
+   * The hash of a token whose entry is held, so that a token presented again within its entry's
+   * lifetime is not hashed again (its SHA-256 was most of the cost of a cache hit). The hash of a
+   * token never changes: what this answers is never stale, and it is kept exactly as long as the
+   * token's entry.
+   */
+  hashOf(token: string): string | undefined {
+    return this.#hashes.get(token);
   }
 
   /** A mark to hand {@link fill} for a read that starts now. */
@@ -70,21 +84,25 @@ export class TokenCache {
     return this.#generation;
   }
 
-  /** Keeps what a read begun at `mark` found, unless a watched write committed since. */
-  fill(hash: string, found: CachedToken, mark: number, now: number): void {
+  /**
+   * Keeps what a read begun at `mark` found, unless a watched write committed since; `token`, the
+   * token hashed to `hash`, lets {@link hashOf} answer for it while the entry lives.
+   */
+  fill(hash: string, found: CachedToken, mark: number, now: number, token?: string): void {
     if (mark !== this.#generation || this.#ttlMs === 0 || this.#maxEntries === 0) return;
-    this.#entries.delete(hash);
+    this.#drop(hash);
     if (this.#entries.size >= this.#maxEntries) {
       const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
+      if (!oldest.done) this.#drop(oldest.value);
     }
-    this.#entries.set(hash, { ...found, until: now + this.#ttlMs });
+    this.#entries.set(hash, { caller: found.caller, record: found.record, until: now + this.#ttlMs, token });
+    if (token !== undefined) this.#hashes.set(token, hash);
   }
 
   /** Drops one token, known to have changed in storage. */
   forget(hash: string): void {
     this.#generation++;
-    this.#entries.delete(hash);
+    this.#drop(hash);
   }
 
   /** Drops the tokens a committed write touched: by token hash, or every token of a written user. */
@@ -93,10 +111,17 @@ export class TokenCache {
     const users = written.get(usersTable.name);
     if (!hashes && !users) return;
     this.#generation++;
-    for (const hash of hashes ?? []) this.#entries.delete(hash);
+    for (const hash of hashes ?? []) this.#drop(hash);
     if (!users) return;
     for (const [hash, entry] of this.#entries) {
-      if (users.has(entry.caller.userId)) this.#entries.delete(hash);
+      if (users.has(entry.caller.userId)) this.#drop(hash);
     }
+  }
+
+  #drop(hash: string): void {
+    const entry = this.#entries.get(hash);
+    if (!entry) return;
+    this.#entries.delete(hash);
+    if (entry.token !== undefined) this.#hashes.delete(entry.token);
   }
 }

@@ -116,7 +116,7 @@ export async function authenticateToken(
   cache?: TokenCache,
 ): Promise<Caller | null> {
   const now = world.clock();
-  const hash = hashToken(token);
+  const hash = cache?.hashOf(token) ?? hashToken(token);
   let found: CachedToken | null | undefined = cache?.get(hash, now.getTime());
   if (found) {
     if (isExpired(found.record, now)) return null;
@@ -124,7 +124,7 @@ export async function authenticateToken(
     const mark = cache?.begin() ?? 0;
     found = await world.storage.read((tx) => callerForHash(tx, hash, now));
     if (!found) return null;
-    cache?.fill(hash, found, mark, now.getTime());
+    cache?.fill(hash, found, mark, now.getTime(), token);
   }
   // Reader tokens live minutes and are never listed: their use is not worth a write.
   if (found.record.kind !== "space-reader" && isStale(found.record, now)) {
