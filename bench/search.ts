@@ -193,7 +193,7 @@ async function benchSpace(name: string, storage: Storage) {
     );
     print(
       `${name}: documents / terms / characters indexed`,
-      `${index.documents.size} / ${index.engine.termCount} / ${(index.characters / 1e6).toFixed(1)}M`,
+      `${index.postings.documentCount} / ${index.postings.termCount} / ${(index.characters / 1e6).toFixed(1)}M`,
     );
   });
   await storage.close();
