@@ -30,6 +30,7 @@ const BOOSTS = [3, 1.5, 1] as const;
 const K = 1.2;
 const B = 0.7;
 const D = 0.5;
+const K1 = K + 1;
 /** Term frequencies are kept in 16 bits; a word repeated more in one field counts this often. */
 const MAX_FREQUENCY = 0xffff;
 /** Flags of a document in a query: a match in its own fields, a match by a longer word. */
@@ -65,9 +66,9 @@ export class Term {
     this.freqs = new Uint16Array(capacity * FIELDS);
   }
 
-  /** The posting of `doc`, or -1 (binary search). */
-  find(doc: number): number {
-    let low = 0;
+  /** The posting of `doc` at `from` or after, or -1 (binary search). */
+  find(doc: number, from = 0): number {
+    let low = from;
     let high = this.n - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
@@ -146,8 +147,6 @@ export class Postings {
   private touched = new Int32Array(0);
   private holding = new Uint32Array(0);
   private listed = new Int32Array(0);
-  private scores = new Float64Array(0);
-  private owns = new Uint8Array(0);
   private norms = new Float64Array(0);
   /** Changes with every addition and removal; {@link norms} are for this one. */
   private version = 0;
@@ -169,10 +168,11 @@ export class Postings {
   }
 
   /**
-   * Adds a document of three fields' tokens (see {@link tokenize}) and returns its number.
-   * `fold` folds a token to its word (processTerm, maybe cached).
+   * Adds a document of three fields' tokens (see {@link tokenize}) and returns its number. A
+   * batch of additions with no removal between them may share `batch`, each token's word (most
+   * tokens of a space repeat: each is folded and looked up once).
    */
-  add(fields: readonly (readonly string[])[], fold: (token: string) => string): number {
+  add(fields: readonly (readonly string[])[], batch?: Map<string, Term | null>): number {
     const doc = this.nextDoc++;
     if (doc >= this.capacity) this.grow(Math.max(64, Math.ceil(this.capacity * 1.5)));
     for (let field = 0; field < FIELDS; field++) {
@@ -181,20 +181,26 @@ export class Postings {
       this.lengths[doc * FIELDS + field] = length;
       this.totalLength[field]! += length;
       for (const token of tokens) {
-        const word = fold(token);
-        if (!word) continue;
-        let term = this.terms.get(word);
-        if (!term) {
-          this.terms.set(word, (term = new Term()));
-          this.slots += term.docs.length;
+        let term = batch?.get(token);
+        if (term === undefined) {
+          const word = processTerm(token);
+          term = word ? (this.terms.get(word) ?? this.create(word)) : null;
+          batch?.set(token, term);
         }
-        this.count(term, doc, field);
+        if (term) this.count(term, doc, field);
       }
     }
     this.alive[doc] = 1;
     this.documentCount++;
     this.version++;
     return doc;
+  }
+
+  private create(word: string): Term {
+    const term = new Term();
+    this.terms.set(word, term);
+    this.slots += term.docs.length;
+    return term;
   }
 
   private count(term: Term, doc: number, field: number) {
@@ -248,19 +254,48 @@ export class Postings {
       this.documentCount--;
     }
     this.version++;
+    const sorted = Int32Array.from(docs).sort();
     const visited = new Set<string>();
     for (const word of words) {
       if (visited.has(word)) continue;
       visited.add(word);
       const term = this.terms.get(word);
       if (!term) continue;
-      this.filter(term, stamp);
+      // A few documents out of many postings (an edit): found by binary search, the rest moved
+      // in blocks; else one pass.
+      if (sorted.length * 16 < term.n) this.cut(term, sorted);
+      else this.filter(term, stamp);
       if (term.n === 0) {
         this.slots -= term.docs.length;
         this.terms.delete(word);
       }
     }
     return this.nextDoc > 2 * this.documentCount + 64 ? this.renumber() : undefined;
+  }
+
+  /** Drops the postings of the documents `sorted` (ascending), keeping order. */
+  private cut(term: Term, sorted: Int32Array) {
+    const { docs, freqs, df } = term;
+    let write = -1;
+    let from = 0;
+    for (const doc of sorted) {
+      const at = term.find(doc, from);
+      if (at < 0) continue;
+      for (let field = 0; field < FIELDS; field++) if (freqs[at * FIELDS + field]! > 0) df[field]!--;
+      if (write < 0) write = at;
+      else {
+        docs.copyWithin(write, from, at);
+        freqs.copyWithin(write * FIELDS, from * FIELDS, at * FIELDS);
+        write += at - from;
+      }
+      from = at + 1;
+    }
+    if (write < 0) return;
+    docs.copyWithin(write, from, term.n);
+    freqs.copyWithin(write * FIELDS, from * FIELDS, term.n * FIELDS);
+    write += term.n - from;
+    freqs.fill(0, write * FIELDS, term.n * FIELDS);
+    term.n = write;
   }
 
   /** Drops the postings of documents marked `stamp`, keeping order. */
@@ -380,48 +415,6 @@ export class Postings {
   }
 
   /**
-   * The weighted BM25 score of each posting of a match, summed over fields (-1 for a document not
-   * marked `only`, unless `only` is -1); {@link owns} says for each whether a field other than
-   * the page title held it.
-   */
-  private score(match: Match, only: number): Float64Array {
-    const { term, weight } = match;
-    const { docs, freqs, df, n } = term;
-    if (this.scores.length < n) {
-      this.scores = new Float64Array(Math.max(n, this.capacity));
-      this.owns = new Uint8Array(this.scores.length);
-    }
-    const { scores, owns, marks } = this;
-    const norms = this.normalisations();
-    const count = this.documentCount;
-    const idf0 = Math.log(1 + (count - df[0]! + 0.5) / (df[0]! + 0.5));
-    const idf1 = Math.log(1 + (count - df[1]! + 0.5) / (df[1]! + 0.5));
-    const idf2 = Math.log(1 + (count - df[2]! + 0.5) / (df[2]! + 0.5));
-    const c0 = weight * BOOSTS[0];
-    const c1 = weight * BOOSTS[1];
-    const c2 = weight * BOOSTS[2];
-    const k1 = K + 1;
-    for (let i = 0; i < n; i++) {
-      const doc = docs[i]!;
-      if (only !== -1 && marks[doc] !== only) {
-        scores[i] = -1;
-        continue;
-      }
-      // In minisearch's order (title, page title, text); 0 + x is x, as its first assignment.
-      const f0 = freqs[i * 3]!;
-      const f1 = freqs[i * 3 + 1]!;
-      const f2 = freqs[i * 3 + 2]!;
-      let score = 0;
-      if (f0 !== 0) score += c0 * (idf0 * (D + (f0 * k1) / (f0 + norms[doc * 3]!)));
-      if (f1 !== 0) score += c1 * (idf1 * (D + (f1 * k1) / (f1 + norms[doc * 3 + 1]!)));
-      if (f2 !== 0) score += c2 * (idf2 * (D + (f2 * k1) / (f2 + norms[doc * 3 + 2]!)));
-      scores[i] = score;
-      owns[i] = f0 !== 0 || f2 !== 0 ? OWN : 0;
-    }
-    return scores;
-  }
-
-  /**
    * The documents matching `groups` (every group with `all`, else any), scored: the sum of the
    * BM25 scores of the words matched, weighted, times the number of query words counted (see
    * {@link Match.counts}), plus one when a longer word of the last query word matched and the
@@ -474,7 +467,9 @@ export class Postings {
     const heldStride = (groups.reduce((sum, group) => sum + group.length, 0) + 31) >>> 5;
     this.reserve(stride, heldStride);
     const seenStamp = this.nextStamp();
-    const { seen, total, groupSum, flags, counted, holding, touched } = this;
+    const { marks, seen, groupSeen, total, groupSum, flags, counted, holding, touched } = this;
+    const norms = this.normalisations();
+    const count = this.documentCount;
     if (!all) found = 0;
     const listed = all ? candidates! : this.listed;
     let position = 0;
@@ -483,19 +478,28 @@ export class Postings {
       const groupStamp = summed ? this.nextStamp() : 0;
       let inGroup = 0;
       for (const match of group) {
-        const scores = this.score(match, all ? final : -1);
-        const { owns, groupSeen } = this;
-        const { docs } = match.term;
-        const heldWord = position >>> 5;
+        const { docs, freqs, df, n } = match.term;
+        const [c0, c1, c2] = [match.weight * BOOSTS[0], match.weight * BOOSTS[1], match.weight * BOOSTS[2]];
+        const idf0 = Math.log(1 + (count - df[0]! + 0.5) / (df[0]! + 0.5));
+        const idf1 = Math.log(1 + (count - df[1]! + 0.5) / (df[1]! + 0.5));
+        const idf2 = Math.log(1 + (count - df[2]! + 0.5) / (df[2]! + 0.5));
+        const heldAt = position >>> 5;
         const heldBit = 1 << (position & 31);
         position++;
         const word = match.counts >>> 5;
         const bit = match.counts >= 0 ? 1 << (match.counts & 31) : 0;
         const longer = match.longer ? LONGER : 0;
-        for (let i = 0; i < match.term.n; i++) {
-          const score = scores[i]!;
-          if (score < 0) continue;
+        for (let i = 0; i < n; i++) {
           const doc = docs[i]!;
+          if (all && marks[doc] !== final) continue;
+          // minisearch's sum, field by field in its order (0 + x is x, as its first assignment).
+          const f0 = freqs[i * 3]!;
+          const f1 = freqs[i * 3 + 1]!;
+          const f2 = freqs[i * 3 + 2]!;
+          let score = 0;
+          if (f0 !== 0) score += c0 * (idf0 * (D + (f0 * K1) / (f0 + norms[doc * 3]!)));
+          if (f1 !== 0) score += c1 * (idf1 * (D + (f1 * K1) / (f1 + norms[doc * 3 + 1]!)));
+          if (f2 !== 0) score += c2 * (idf2 * (D + (f2 * K1) / (f2 + norms[doc * 3 + 2]!)));
           if (seen[doc] !== seenStamp) {
             seen[doc] = seenStamp;
             total[doc] = 0;
@@ -504,9 +508,9 @@ export class Postings {
             for (let w = doc * heldStride; w < doc * heldStride + heldStride; w++) holding[w] = 0;
             if (!all) listed[found++] = doc;
           }
-          if (bit) counted[doc * stride + word] = counted[doc * stride + word]! | bit;
-          holding[doc * heldStride + heldWord] = holding[doc * heldStride + heldWord]! | heldBit;
-          flags[doc] = flags[doc]! | owns[i]! | longer;
+          if (bit !== 0) counted[doc * stride + word] = counted[doc * stride + word]! | bit;
+          holding[doc * heldStride + heldAt] = holding[doc * heldStride + heldAt]! | heldBit;
+          flags[doc] = flags[doc]! | (f0 !== 0 || f2 !== 0 ? OWN : 0) | longer;
           if (!summed) total[doc] = total[doc]! + score;
           else if (groupSeen[doc] !== groupStamp) {
             groupSeen[doc] = groupStamp;

@@ -3,8 +3,9 @@ import type { RevisionRecord } from "../content/tables.js";
 import type { PageVersionRecord } from "../content/tables.js";
 import type { World } from "../shared/world.js";
 import type { ContentDiff } from "../content/revisions.js";
-import { FIELDS, Postings, processTerm, tokenize, type Match, type Matches } from "./postings.js";
+import { FIELDS, Postings, processTerm, tokenize, type Match, type Matches, type Term } from "./postings.js";
 import { pageSections, type Section } from "./sections.js";
+
 /**
  * The full-text index of a revision: one document per page section (see sections.ts), with the
  * section title, the page title and the section text as fields. Nothing in it depends on a page's
@@ -14,16 +15,22 @@ import { pageSections, type Section } from "./sections.js";
  *
  * An index is mutable: {@link applyDiff} moves it from the revision it indexes to another one by
  * removing the documents of the pages that changed and adding their new ones, which leaves exactly
- * the index a fresh build of that revision would give (live-index.ts keeps one per space).
+ * the index a fresh build of that revision would give (live-index.ts keeps one per space): the
+ * same words, statistics and postings, whatever numbers the documents got.
  *
  * Pages marked `noIndex` ("not indexable in the search and ask features") are left out; hidden
  * pages are searched, as any reader of the space can read them.
  *
- * Ranking (minisearch's BM25): a section title weighs 3, the page title 1.5, the text 1, so a page
- * whose title matches ranks above a page that only mentions the words. Every word of the query must
- * match; when no section has them all, any word may match. Common English words are ignored unless
- * the query has nothing else. The last word may be the start of a longer word, and a word no page
- * holds may match with a typo: see {@link engineQuery}.
+ * Ranking (BM25, as minisearch computed it, see postings.ts): a section title weighs 3, the page
+ * title 1.5, the text 1, so a page whose title matches ranks above a page that only mentions the
+ * words. Every word of the query must match; when no section has them all, any word may match.
+ * Common English words are ignored unless the query has nothing else. The last word may be the
+ * start of a longer word, and a word no page holds may match with a typo: see {@link queryGroups}.
+ *
+ * A query scores documents in postings.ts (typed arrays, nothing allocated per document), groups
+ * them by page through arrays by page slot, and orders pages by a native sort of their scores,
+ * ties by page id (slots kept in page-id order). Each page's sections, with their matched words,
+ * are listed only when asked for (the pages shown), from what the query recorded.
  */
 
 interface IndexedPage {
@@ -50,7 +57,7 @@ export interface SearchIndex {
   /** Page slot and section index of each document number. */
   documentSlot: Int32Array;
   documentSection: Int32Array;
-  /** Characters of text indexed (titles and bodies): see {@link estimateBytes}. */
+  /** Characters of text indexed (titles and bodies), for figures of bytes per character. */
   characters: number;
   /**
    * Results of the latest queries at the revision indexed, oldest first (at most
@@ -163,7 +170,11 @@ function completions(index: SearchIndex, prefix: string): string[] {
     }
   };
   collect(root, "");
-  return words.sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, PREFIX_WORDS);
+  // Of the longest kept, often hundreds, the first alphabetically (a native sort of strings).
+  const shorter = words.filter((word) => word.length < prefix.length + longest);
+  const last = words.filter((word) => word.length === prefix.length + longest).sort();
+  shorter.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+  return shorter.concat(last.slice(0, PREFIX_WORDS - shorter.length));
 }
 
 type RadixNode = Map<string, RadixNode | unknown>;
@@ -195,14 +206,8 @@ export function buildSearchIndex(world: World, content: FullContent): SearchInde
     characters: 0,
     remembered: new Map(),
   };
-  // Most tokens of a space repeat: fold each once.
-  const folded = new Map<string, string>();
-  const fold = (token: string) => {
-    let word = folded.get(token);
-    if (word === undefined) folded.set(token, (word = processTerm(token)));
-    return word;
-  };
-  for (const version of content.pages.values()) addPage(world, index, version, fold);
+  const batch = new Map<string, Term | null>();
+  for (const version of content.pages.values()) addPage(world, index, version, batch);
   index.postings.trim();
   return index;
 }
@@ -239,7 +244,7 @@ export function applyDiff(world: World, index: SearchIndex, diff: ContentDiff, t
   const renumbered = index.postings.remove(removed, words);
   if (renumbered) renumber(index, renumbered);
   for (const { after } of diff.pages.values())
-    if (after) addPage(world, index, after, processTerm, kept.get(after.page));
+    if (after) addPage(world, index, after, undefined, kept.get(after.page));
   index.at = to;
   index.remembered.clear();
 }
@@ -264,7 +269,7 @@ function addPage(
   world: World,
   index: SearchIndex,
   version: PageVersionRecord,
-  fold: (token: string) => string,
+  batch: Map<string, Term | null> | undefined,
   kept?: number,
 ) {
   if (version.noIndex) return;
@@ -276,7 +281,7 @@ function addPage(
   index.pageIds[slot] = version.page;
   const pageTitle = tokenize(version.title);
   const documents = sectionsOf(world, version).map((section, position) => {
-    const doc = index.postings.add([tokenize(section.title), pageTitle, tokenize(section.body)], fold);
+    const doc = index.postings.add([tokenize(section.title), pageTitle, tokenize(section.body)], batch);
     if (doc >= index.documentSlot.length) {
       const slots = new Int32Array(index.postings.capacity);
       slots.set(index.documentSlot);
@@ -311,8 +316,8 @@ export function estimateBytes(index: SearchIndex): number {
 }
 
 const BYTES_PER_SLOT = 4 + 2 * FIELDS;
-const BYTES_PER_TERM = 200;
-const BYTES_PER_DOCUMENT = 80;
+const BYTES_PER_TERM = 700;
+const BYTES_PER_DOCUMENT = 100;
 const BYTES_PER_PAGE = 150;
 
 /** About how many bytes a page's sections hold (strings count two bytes a character at most). */
