@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { indexContents } from "../../../test/support/index-contents.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { commitRevision, requireRevision, type FullContent, type Revision } from "../content/revisions.js";
 import type { PageVersionRecord } from "../content/tables.js";
@@ -64,8 +65,8 @@ async function setup() {
 
 /**
  * Everything a query can see of an index, for every word of the revision's titles and text and
- * every prefix of three letters of them: documents and terms counted, and each query's pages,
- * sections, scores and matched words.
+ * every prefix of three letters of them: the index's words with their statistics and postings,
+ * and each query's pages, sections, scores and matched words.
  */
 function snapshot(index: SearchIndex, content: FullContent) {
   const words = new Set<string>();
@@ -78,8 +79,7 @@ function snapshot(index: SearchIndex, content: FullContent) {
   const queries = [...words].sort();
   queries.push("environment variables", "zebra deploy", "kangaro compiler");
   return {
-    documents: index.engine.documentCount,
-    terms: index.engine.termCount,
+    contents: indexContents(index),
     results: Object.fromEntries(
       queries.map((query) => [
         query,

@@ -1,46 +1,237 @@
 import { describe, expect, it } from "vitest";
-import type { FullContent } from "../content/revisions.js";
-import type { PageVersionRecord } from "../content/tables.js";
+import { indexContents } from "../../../test/support/index-contents.js";
+import { minisearchOracle, ORACLE_OPTIONS } from "../../../test/support/minisearch-oracle.js";
+import type { ContentDiff, FullContent } from "../content/revisions.js";
+import type { PageVersionRecord, RevisionRecord } from "../content/tables.js";
 import type { World } from "../shared/world.js";
-import { buildSearchIndex, searchPages } from "./search-index.js";
+import { applyDiff, buildSearchIndex, searchPages, type PageHit } from "./search-index.js";
 
-/** An index of pages given by title and markdown, built without storage. */
-function indexOf(pages: Record<string, string>) {
-  const world = { cache: new Map() } as unknown as World;
+/**
+ * The index against minisearch configured and queried as search was before it (the oracle, see
+ * test/support/minisearch-oracle.ts): the same pages in the same order, with the same scores (to
+ * floating-point rounding), sections and matched words.
+ */
+
+const world = () => ({ cache: new Map() }) as unknown as World;
+
+function versionsOf(pages: readonly { page: string; title: string; markdown: string }[]) {
   const versions = new Map<string, PageVersionRecord>();
-  for (const [title, markdown] of Object.entries(pages)) {
-    const page = title.toLowerCase();
-    versions.set(page, { id: `v-${page}`, page, title, markdown } as PageVersionRecord);
-  }
-  return buildSearchIndex(world, { record: { id: "r" }, pages: versions } as unknown as FullContent);
+  for (const { page, title, markdown } of pages)
+    versions.set(page, {
+      id: `v-${page}-${markdown.length}-${title}`,
+      page,
+      title,
+      markdown,
+    } as PageVersionRecord);
+  return versions;
 }
 
-describe("the query's last word, expanded to longer words", () => {
-  it("scores as minisearch's own prefix search does", () => {
-    const index = indexOf({
-      Compiler: "The compiler turns templates into pages.\n\n# Templating\n\nA template, templated.",
-      Glossary: "Compiler, template, temperature.",
-      Other: "Nothing about it.",
-    });
-    const pages = searchPages(index, "compiler temp");
-    expect(pages.map(({ page }) => page)).toEqual(["compiler", "glossary"]);
-    // minisearch expanding "temp" itself: the same score, page by page (its best section's).
-    const native = index.engine.search(
-      { combineWith: "AND", queries: [{ queries: ["compiler"] }, { queries: ["temp"], prefix: true }] },
-      { boost: { title: 3, pageTitle: 1.5, body: 1 } },
-    );
-    const best = new Map<string, number>();
-    for (const { id, score } of native) {
-      const { page } = index.documents.get(id as number)!;
-      best.set(page, Math.max(best.get(page) ?? 0, score));
+function indexOf(pages: readonly { page: string; title: string; markdown: string }[]) {
+  const content = { record: { id: "r" }, pages: versionsOf(pages) } as unknown as FullContent;
+  return buildSearchIndex(world(), content);
+}
+
+/** A deterministic pseudo-random generator (mulberry32). */
+function generator(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VOCABULARY = (
+  "deploy deploys deployed deployment deployments preview previews branch branches template templates " +
+  "templating temperature compiler compile compiled cache caching cached environment variables variable " +
+  "rollback dashboard invoice invoices billing kangaroo platypus install installer installation " +
+  "configuration configure café Café naïve résumé build builds builder log logs lock locks site sites " +
+  "page pages section sections search searching index indexing token tokens quux quuxes quuxing " +
+  "alpha alphabet alphanumeric beta gamma delta epsilon zeta theta iota kappa lambda sigma omega"
+).split(" ");
+const STOP = "the a of to and in is it for on with".split(" ");
+
+function corpus(seed: number, pages: number) {
+  const random = generator(seed);
+  const word = () =>
+    random() < 0.25
+      ? STOP[Math.floor(random() * STOP.length)]!
+      : VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2)]!;
+  const words = (n: number) => Array.from({ length: n }, word).join(" ");
+  return Array.from({ length: pages }, (_, i) => {
+    const parts = [`${words(5 + Math.floor(random() * 20))}.`];
+    const sections = Math.floor(random() * 4);
+    for (let s = 0; s < sections; s++) {
+      parts.push(
+        `# ${words(1 + Math.floor(random() * 3))}`,
+        `${words(Math.floor(random() * 40))}, ${words(3)}!`,
+      );
     }
-    for (const { page, score } of pages) expect(score).toBeCloseTo(best.get(page)!, 10);
-    // Also when a longer word of the last word is itself a word of the query.
-    const again = searchPages(index, "templates temp");
-    const nativeAgain = index.engine.search(
-      { combineWith: "AND", queries: [{ queries: ["templates"] }, { queries: ["temp"], prefix: true }] },
-      { boost: { title: 3, pageTitle: 1.5, body: 1 } },
+    return {
+      page: `p${String(i).padStart(3, "0")}`,
+      title: words(1 + Math.floor(random() * 3)),
+      markdown: parts.join("\n\n"),
+    };
+  });
+}
+
+const QUERIES = [
+  // One word, common and rare, with an accent and its folded form.
+  "deploy",
+  "kangaroo",
+  "café",
+  "Cafe",
+  "omega",
+  // Two and three words, all of which must match.
+  "deploy preview",
+  "build cache",
+  "template compiler environment",
+  // No page holds them all: any may match.
+  "zebra deploy",
+  "kangaroo platypus omega iota rollback",
+  "unheardof",
+  // The last word as a prefix, alone and after others; a longer word also a word of the query.
+  "dep",
+  "tem",
+  "quu",
+  "alp",
+  "deploy prev",
+  "templates temp",
+  "cache ca",
+  // A word no page holds, with a typo.
+  "deplyo",
+  "compilr",
+  "tempalte preview",
+  "enviroment variables",
+  "instalation",
+  // Common words only, and common words with others.
+  "the",
+  "the of",
+  "the deploy",
+  "a rollback to the dashboard",
+  // The same word twice.
+  "deploy deploy",
+];
+
+/** Hits with scores rounded, and matched words sorted (their order is the engine's). */
+function comparable(hits: readonly PageHit[] | ReturnType<ReturnType<typeof minisearchOracle>["search"]>) {
+  return hits.map((hit) => ({
+    page: hit.page,
+    score: Number(hit.score.toPrecision(12)),
+    sections: hit.sections.map((section) => ({
+      section: section.section,
+      score: Number(section.score.toPrecision(12)),
+      terms: [...section.terms].sort(),
+    })),
+  }));
+}
+
+describe("the search index against minisearch", () => {
+  const pages = corpus(11, 300);
+  const index = indexOf(pages);
+  const oracle = minisearchOracle(pages);
+
+  it("holds the same documents and words", () => {
+    expect(index.postings.documentCount).toBe(oracle.engine.documentCount);
+    expect(index.postings.termCount).toBe(oracle.engine.termCount);
+  });
+
+  it.each(QUERIES)("%s", (query) => {
+    const expected = oracle.search(query);
+    const actual = searchPages(index, query);
+    expect(comparable(actual)).toEqual(comparable(expected));
+    for (const [i, hit] of actual.entries()) expect(hit.score).toBeCloseTo(expected[i]!.score, 9);
+  });
+
+  it("covers what it means to: matches by AND, by OR, by prefix and by typo", () => {
+    expect(oracle.search("deploy preview").length).toBeGreaterThan(0);
+    expect(oracle.search("zebra deploy").length).toBeGreaterThan(0);
+    expect(oracle.search("kangaroo platypus omega iota rollback").length).toBeGreaterThan(
+      oracle.search("kangaroo").length,
     );
-    expect(again.map(({ score }) => score)).toEqual([expect.closeTo(nativeAgain[0]!.score, 10)]);
+    expect(oracle.search("tem").length).toBeGreaterThan(oracle.search("template").length);
+    expect(oracle.search("compilr").length).toBeGreaterThan(0);
+    expect(oracle.search("the").length).toBeGreaterThan(0);
+  });
+
+  it("scores the last word's longer words as minisearch's own prefix search does", () => {
+    const small = [
+      {
+        page: "compiler",
+        title: "Compiler",
+        markdown: "The compiler turns templates into pages.\n\n# Templating\n\nA template, templated.",
+      },
+      { page: "glossary", title: "Glossary", markdown: "Compiler, template, temperature." },
+      { page: "other", title: "Other", markdown: "Nothing about it." },
+    ];
+    const { engine, documents } = minisearchOracle(small);
+    const own = indexOf(small);
+    const best = (query: Parameters<typeof engine.search>[0]) => {
+      const scores = new Map<string, number>();
+      for (const { id, score } of engine.search(query, ORACLE_OPTIONS)) {
+        const { page } = documents[id as number]!;
+        scores.set(page, Math.max(scores.get(page) ?? 0, score));
+      }
+      return scores;
+    };
+    const pages = searchPages(own, "compiler temp");
+    expect(pages.map(({ page }) => page)).toEqual(["compiler", "glossary"]);
+    const native = best({
+      combineWith: "AND",
+      queries: [{ queries: ["compiler"] }, { queries: ["temp"], prefix: true }],
+    });
+    for (const { page, score } of pages) expect(score).toBeCloseTo(native.get(page)!, 10);
+    // Also when a longer word of the last word is itself a word of the query.
+    const again = searchPages(own, "templates temp");
+    const nativeAgain = best({
+      combineWith: "AND",
+      queries: [{ queries: ["templates"] }, { queries: ["temp"], prefix: true }],
+    });
+    expect(again.map(({ page, score }) => [page, score])).toEqual([
+      ["compiler", expect.closeTo(nativeAgain.get("compiler")!, 10)],
+    ]);
+  });
+});
+
+describe("an index moved by diffs", () => {
+  it("equals a fresh build, through enough edits to renumber its documents", () => {
+    const pages = corpus(5, 40);
+    const index = indexOf(pages);
+    const random = generator(99);
+    const current = new Map(pages.map((page) => [page.page, page]));
+    const edits = corpus(6, 400);
+    let renumbered = false;
+    for (const [i, edit] of edits.entries()) {
+      const page = `p${String(Math.floor(random() * 50)).padStart(3, "0")}`;
+      const before = current.get(page);
+      const after = i % 7 === 3 ? undefined : { ...edit, page };
+      if (after) current.set(page, after);
+      else current.delete(page);
+      const pagesDiff = new Map([[page, { ...(before ? { before } : {}), ...(after ? { after } : {}) }]]);
+      const diff = {
+        pages: new Map(
+          [...pagesDiff].map(([id, change]) => [
+            id,
+            {
+              ...(change.before ? { before: versionsOf([change.before]).get(id)! } : {}),
+              ...(change.after ? { after: versionsOf([change.after]).get(id)! } : {}),
+            },
+          ]),
+        ),
+        files: new Map(),
+      } as ContentDiff;
+      const limit = index.postings.limit;
+      applyDiff(world(), index, diff, { id: `r${i}` } as RevisionRecord);
+      if (index.postings.limit < limit) renumbered = true;
+    }
+    expect(renumbered).toBe(true);
+    const fresh = indexOf([...current.values()]);
+    expect(indexContents(index)).toEqual(indexContents(fresh));
+    const oracle = minisearchOracle([...current.values()]);
+    for (const query of QUERIES) {
+      expect(comparable(searchPages(index, query)), query).toEqual(comparable(searchPages(fresh, query)));
+      expect(comparable(searchPages(index, query)), query).toEqual(comparable(oracle.search(query)));
+    }
   });
 });

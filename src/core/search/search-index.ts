@@ -1,9 +1,9 @@
-import MiniSearch, { type Query, type SearchOptions, type SearchResult } from "minisearch";
 import type { FullContent } from "../content/revisions.js";
 import type { RevisionRecord } from "../content/tables.js";
 import type { PageVersionRecord } from "../content/tables.js";
 import type { World } from "../shared/world.js";
 import type { ContentDiff } from "../content/revisions.js";
+import { FIELDS, Postings, processTerm, tokenize, type Match, type Matches, type Term } from "./postings.js";
 import { pageSections, type Section } from "./sections.js";
 
 /**
@@ -15,42 +15,49 @@ import { pageSections, type Section } from "./sections.js";
  *
  * An index is mutable: {@link applyDiff} moves it from the revision it indexes to another one by
  * removing the documents of the pages that changed and adding their new ones, which leaves exactly
- * the index a fresh build of that revision would give (live-index.ts keeps one per space).
+ * the index a fresh build of that revision would give (live-index.ts keeps one per space): the
+ * same words, statistics and postings, whatever numbers the documents got.
  *
  * Pages marked `noIndex` ("not indexable in the search and ask features") are left out; hidden
  * pages are searched, as any reader of the space can read them.
  *
- * Ranking (minisearch's BM25): a section title weighs 3, the page title 1.5, the text 1, so a page
- * whose title matches ranks above a page that only mentions the words. Every word of the query must
- * match; when no section has them all, any word may match. Common English words are ignored unless
- * the query has nothing else. The last word may be the start of a longer word, and a word no page
- * holds may match with a typo: see {@link engineQuery}.
+ * Ranking (BM25, as minisearch computed it, see postings.ts): a section title weighs 3, the page
+ * title 1.5, the text 1, so a page whose title matches ranks above a page that only mentions the
+ * words. Every word of the query must match; when no section has them all, any word may match.
+ * Common English words are ignored unless the query has nothing else. The last word may be the
+ * start of a longer word, and a word no page holds may match with a typo: see {@link queryGroups}.
+ *
+ * A query scores documents in postings.ts (typed arrays, nothing allocated per document), groups
+ * them by page through arrays by page slot, and orders pages by a native sort of their scores,
+ * ties by page id (slots kept in page-id order). Each page's sections, with their matched words,
+ * are listed only when asked for (the pages shown), from what the query recorded.
  */
-
-interface SectionDocument {
-  readonly id: number;
-  readonly title: string;
-  readonly pageTitle: string;
-  readonly body: string;
-}
 
 interface IndexedPage {
   /** The version indexed: removal needs the very text that was added. */
   readonly version: PageVersionRecord;
-  /** Document ids, by section index. */
-  readonly documents: readonly number[];
+  /** Its number in {@link SearchIndex.pageIds}. */
+  readonly slot: number;
+  /** Document numbers, by section index. */
+  documents: number[];
 }
 
 export interface SearchIndex {
   /** The revision indexed; {@link applyDiff} moves it. */
   at: RevisionRecord;
-  readonly engine: MiniSearch<SectionDocument>;
+  /** Words, postings and scoring (see postings.ts). */
+  readonly postings: Postings;
   /** Indexed pages by page id. */
   readonly pages: Map<string, IndexedPage>;
-  /** Page id and section index of each document id. */
-  readonly documents: Map<number, { readonly page: string; readonly section: number }>;
-  nextId: number;
-  /** Characters of text indexed (titles and bodies): see {@link estimateBytes}. */
+  /** Page ids by slot (pages get small numbers, reused, to group hits by page in arrays). */
+  readonly pageIds: (string | undefined)[];
+  readonly freeSlots: number[];
+  /** Page slots in order of page id (ties of score are broken by id), made again when pages come or go. */
+  ranked?: Int32Array;
+  /** Page slot and section index of each document number. */
+  documentSlot: Int32Array;
+  documentSection: Int32Array;
+  /** Characters of text indexed (titles and bodies), for figures of bytes per character. */
   characters: number;
   /**
    * Results of the latest queries at the revision indexed, oldest first (at most
@@ -59,7 +66,7 @@ export interface SearchIndex {
   readonly remembered: Map<string, PageHit[]>;
 }
 
-/** Queries whose results an index remembers: a query of many common words costs tens of ms. */
+/** Queries whose results an index remembers. */
 export const REMEMBERED_QUERIES = 64;
 
 /** A matching section: its index in the page, its score and the words of it that matched. */
@@ -82,16 +89,6 @@ const STOP_WORDS = new Set(
   ),
 );
 
-const processTerm = (term: string) =>
-  term
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase();
-
-const SEARCH_OPTIONS: SearchOptions = {
-  boost: { title: 3, pageTitle: 1.5, body: 1 },
-};
-
 /** Letters a query's last word needs to match as a prefix of longer words. */
 const PREFIX_LETTERS = 3;
 /** Longer words a prefix matches, at most: the shortest ones, which weigh the most. */
@@ -100,57 +97,87 @@ const PREFIX_WORDS = 50;
 const FUZZY_LETTERS = 5;
 /** The weight of a prefix match with no letter added (minisearch's; it falls as letters are added). */
 const PREFIX_WEIGHT = 0.375;
+/** The weight of a match with a typo with no letter changed (minisearch's; it falls with each typo). */
+const FUZZY_WEIGHT = 0.45;
 
 /**
- * The engine's query for a query's words: each word is matched exactly; the last word, being typed,
- * also as a prefix of at most {@link PREFIX_WORDS} longer words (the shortest); a word the index
- * does not hold (as a whole word or, for the last, as a prefix) also with a typo. A common word
- * expanded by prefix and typo matches most sections of a large space, and each is scored: these
- * rules keep that to the words that need it.
+ * The words of the index each word of a query matches (a group per word, see postings.ts): the
+ * word itself; for the last word, being typed, also at most {@link PREFIX_WORDS} longer words (the
+ * shortest), weighed as minisearch weighs prefix matches; for a word the index does not hold (as
+ * a whole word or, for the last, as a prefix), the words one typo away (two from eight letters),
+ * weighed as minisearch weighs them. A common word expanded by prefix and typo matches most
+ * sections of a large space: these rules keep that to the words that need it.
+ *
+ * Each match counts as a query word for the score's multiplier (minisearch multiplies a score by
+ * the number of query words matched): the word itself and its typos as that word, a longer word
+ * as itself when it is also a word of the query; a document matched only through longer words of
+ * the last word counts that word once (see postings.ts).
  */
-function engineQuery(
-  index: SearchIndex,
-  terms: readonly string[],
-  combineWith: "AND" | "OR",
-  completed: Set<string>,
-): Query {
-  return {
-    combineWith,
-    queries: terms.map((term, position) => {
-      const prefix = position === terms.length - 1 && term.length >= PREFIX_LETTERS;
-      const longer = prefix ? completions(index, term) : [];
-      const fuzzy = term.length >= FUZZY_LETTERS && longer.length === 0 && !holds(index, term) ? 0.2 : false;
-      if (longer.length === 0) return { queries: [term], fuzzy };
-      for (const word of longer) completed.add(word);
-      // As minisearch weighs a prefix match (its own prefix search expands to every word).
-      const weighed = longer.map((word) => {
-        const weight = (PREFIX_WEIGHT * word.length) / (word.length + 0.3 * (word.length - term.length));
-        return { queries: [word], boostTerm: () => weight };
-      });
-      return { combineWith: "OR", queries: [term, ...weighed] };
-    }),
-  };
+function queryGroups(index: SearchIndex, terms: readonly string[], ids: Map<string, number>): Match[][] {
+  const dictionary = index.postings.terms;
+  return terms.map((term, position) => {
+    const id = ids.get(term)!;
+    const group: Match[] = [];
+    const exact = dictionary.get(term);
+    if (exact) group.push({ word: term, term: exact, weight: 1, counts: id, longer: false });
+    const prefix = position === terms.length - 1 && term.length >= PREFIX_LETTERS;
+    const longer = prefix ? completions(index, term) : [];
+    for (const word of longer) {
+      const weight = (PREFIX_WEIGHT * word.length) / (word.length + 0.3 * (word.length - term.length));
+      group.push({ word, term: dictionary.get(word)!, weight, counts: ids.get(word) ?? -1, longer: true });
+    }
+    if (term.length >= FUZZY_LETTERS && longer.length === 0 && !exact) {
+      const distance = Math.min(6, Math.round(term.length * 0.2));
+      for (const [word, [found, typos]] of dictionary.fuzzyGet(term, distance)) {
+        if (typos === 0) continue;
+        const weight = (FUZZY_WEIGHT * word.length) / (word.length + typos);
+        group.push({ word, term: found, weight, counts: id, longer: false });
+      }
+    }
+    return group;
+  });
 }
 
-/** The engine's term map: not part of its public interface, but stable since minisearch 3. */
-const termMap = (index: SearchIndex) => (index.engine as unknown as { _index: TermMap })._index;
-
-/** Whether the index holds `term` as a word. */
-const holds = (index: SearchIndex, term: string) => termMap(index).has(term);
-
-/** The {@link PREFIX_WORDS} shortest words of the index that start with `prefix` (not itself). */
+/**
+ * The {@link PREFIX_WORDS} shortest words of the index that start with `prefix` (not itself), by
+ * length then alphabet. The radix tree's own iteration builds every word under the prefix (over
+ * 900 for a common syllable of 3 letters); this walks its nodes (a map of edge labels to nodes,
+ * the empty label for a word's end: minisearch's SearchableMap since version 3) twice, first
+ * counting words by length, then building only words up to the length that makes
+ * {@link PREFIX_WORDS}.
+ */
 function completions(index: SearchIndex, prefix: string): string[] {
+  const root = (index.postings.terms.atPrefix(prefix) as unknown as { _tree: RadixNode })._tree;
+  const counts: number[] = [];
+  const count = (node: RadixNode, length: number) => {
+    for (const [label, child] of node) {
+      if (label === "") counts[length] = (counts[length] ?? 0) + 1;
+      else count(child as RadixNode, length + label.length);
+    }
+  };
+  count(root, 0);
+  let longest = 0;
+  for (let length = 1, total = 0; length < counts.length && total < PREFIX_WORDS; length++) {
+    total += counts[length] ?? 0;
+    longest = length;
+  }
   const words: string[] = [];
-  for (const word of termMap(index).atPrefix(prefix).keys()) if (word !== prefix) words.push(word);
-  return words.length <= PREFIX_WORDS
-    ? words
-    : words.sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, PREFIX_WORDS);
+  const collect = (node: RadixNode, path: string) => {
+    for (const [label, child] of node) {
+      if (label === "") {
+        if (path.length > 0) words.push(prefix + path);
+      } else if (path.length + label.length <= longest) collect(child as RadixNode, path + label);
+    }
+  };
+  collect(root, "");
+  // Of the longest kept, often hundreds, the first alphabetically (a native sort of strings).
+  const shorter = words.filter((word) => word.length < prefix.length + longest);
+  const last = words.filter((word) => word.length === prefix.length + longest).sort();
+  shorter.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+  return shorter.concat(last.slice(0, PREFIX_WORDS - shorter.length));
 }
 
-interface TermMap {
-  has(term: string): boolean;
-  atPrefix(prefix: string): { keys(): Iterable<string> };
-}
+type RadixNode = Map<string, RadixNode | unknown>;
 
 /**
  * A page version's sections. Versions are immutable and shared by revisions: each is split once
@@ -170,20 +197,18 @@ export function sectionsOf(world: World, version: PageVersionRecord): readonly S
 export function buildSearchIndex(world: World, content: FullContent): SearchIndex {
   const index: SearchIndex = {
     at: content.record,
-    engine: new MiniSearch<SectionDocument>({
-      fields: ["title", "pageTitle", "body"],
-      storeFields: [],
-      processTerm,
-    }),
+    postings: new Postings(),
     pages: new Map(),
-    documents: new Map(),
-    nextId: 0,
+    pageIds: [],
+    freeSlots: [],
+    documentSlot: new Int32Array(0),
+    documentSection: new Int32Array(0),
     characters: 0,
     remembered: new Map(),
   };
-  const added: SectionDocument[] = [];
-  for (const version of content.pages.values()) added.push(...pageDocuments(world, index, version));
-  index.engine.addAll(added);
+  const batch = new Map<string, Term | null>();
+  for (const version of content.pages.values()) addPage(world, index, version, batch);
+  index.postings.trim();
   return index;
 }
 
@@ -192,54 +217,110 @@ export function buildSearchIndex(world: World, content: FullContent): SearchInde
  * Synchronous, so that no query sees it half moved.
  */
 export function applyDiff(world: World, index: SearchIndex, diff: ContentDiff, to: RevisionRecord): void {
+  const removed: number[] = [];
+  const words: string[] = [];
+  // A page indexed again keeps its slot, so that the order of pages by id stands.
+  const kept = new Map<string, number>();
   for (const [page, { after }] of diff.pages) {
     const indexed = index.pages.get(page);
-    if (indexed) {
-      const sections = sectionsOf(world, indexed.version);
-      indexed.documents.forEach((id, section) => {
-        const { title, body } = sections[section]!;
-        index.engine.remove({ id, title, pageTitle: indexed.version.title, body });
-        index.documents.delete(id);
-        index.characters -= title.length + indexed.version.title.length + body.length;
-      });
-      index.pages.delete(page);
+    if (!indexed) continue;
+    const sections = sectionsOf(world, indexed.version);
+    const pageTitle = tokenize(indexed.version.title);
+    indexed.documents.forEach((doc, section) => {
+      const { title, body } = sections[section]!;
+      removed.push(doc);
+      for (const tokens of [tokenize(title), pageTitle, tokenize(body)])
+        for (const token of tokens) words.push(processTerm(token));
+      index.characters -= title.length + indexed.version.title.length + body.length;
+    });
+    index.pages.delete(page);
+    if (after && !after.noIndex) kept.set(page, indexed.slot);
+    else {
+      index.pageIds[indexed.slot] = undefined;
+      index.freeSlots.push(indexed.slot);
+      index.ranked = undefined;
     }
-    if (after) index.engine.addAll(pageDocuments(world, index, after));
   }
+  const renumbered = index.postings.remove(removed, words);
+  if (renumbered) renumber(index, renumbered);
+  for (const { after } of diff.pages.values())
+    if (after) addPage(world, index, after, undefined, kept.get(after.page));
   index.at = to;
   index.remembered.clear();
 }
 
-/** Records a page version's documents in `index` and returns them, for the engine to add. */
-function pageDocuments(world: World, index: SearchIndex, version: PageVersionRecord): SectionDocument[] {
-  if (version.noIndex) return [];
+/** Follows the postings' renumbering of documents (see postings.ts). */
+function renumber(index: SearchIndex, renumbered: Int32Array) {
+  const slots = new Int32Array(index.postings.capacity);
+  const sections = new Int32Array(index.postings.capacity);
+  for (const indexed of index.pages.values()) {
+    indexed.documents = indexed.documents.map((doc) => renumbered[doc]!);
+    indexed.documents.forEach((doc, section) => {
+      slots[doc] = indexed.slot;
+      sections[doc] = section;
+    });
+  }
+  index.documentSlot = slots;
+  index.documentSection = sections;
+}
+
+/** Adds a page version's sections to `index`, one document each. */
+function addPage(
+  world: World,
+  index: SearchIndex,
+  version: PageVersionRecord,
+  batch: Map<string, Term | null> | undefined,
+  kept?: number,
+) {
+  if (version.noIndex) return;
+  let slot = kept;
+  if (slot === undefined) {
+    slot = index.freeSlots.pop() ?? index.pageIds.length;
+    index.ranked = undefined;
+  }
+  index.pageIds[slot] = version.page;
+  const pageTitle = tokenize(version.title);
   const documents = sectionsOf(world, version).map((section, position) => {
-    const id = index.nextId++;
-    index.documents.set(id, { page: version.page, section: position });
+    const doc = index.postings.add([tokenize(section.title), pageTitle, tokenize(section.body)], batch);
+    if (doc >= index.documentSlot.length) {
+      const slots = new Int32Array(index.postings.capacity);
+      slots.set(index.documentSlot);
+      index.documentSlot = slots;
+      const sections = new Int32Array(index.postings.capacity);
+      sections.set(index.documentSection);
+      index.documentSection = sections;
+    }
+    index.documentSlot[doc] = slot;
+    index.documentSection[doc] = position;
     index.characters += section.title.length + version.title.length + section.body.length;
-    return { id, title: section.title, pageTitle: version.title, body: section.body };
+    return doc;
   });
-  index.pages.set(version.page, { version, documents: documents.map(({ id }) => id) });
-  return documents;
+  index.pages.set(version.page, { version, slot, documents });
 }
 
 /**
- * About how many bytes of memory an index holds, for the cache's budget: measured on 10,000 pages
- * of about 4 KB of markdown (bench/search.ts: 248 MB of heap for 42.6 million characters in 50,000
- * sections), minisearch's posting maps take about 6 bytes per character indexed. The section
- * texts are not counted: they are kept, and counted, under `sections:<versionId>`.
+ * About how many bytes of memory an index holds, for the cache's budget: the postings' typed
+ * arrays (4 bytes of document number and 3 × 2 bytes of frequencies per slot), the words (their
+ * postings objects and the radix tree's nodes), and arrays by document number. Measured on
+ * 10,000 pages of about 4 KB of markdown (bench/search.ts's text: 50,000 sections, 20,000 words,
+ * 5.3 million postings): 62 MB of heap and array buffers, estimated 75 MB; on 3,000 pages 33 MB,
+ * estimated 32 MB. The section texts are not counted: they are kept, and counted, under
+ * `sections:<versionId>`.
  */
 export function estimateBytes(index: SearchIndex): number {
+  const { postings } = index;
   return (
-    BYTES_PER_CHARACTER * index.characters +
-    BYTES_PER_TERM * index.engine.termCount +
-    BYTES_PER_DOCUMENT * index.documents.size
+    BYTES_PER_SLOT * postings.slots +
+    BYTES_PER_TERM * postings.termCount +
+    BYTES_PER_DOCUMENT * postings.capacity +
+    BYTES_PER_PAGE * index.pages.size
   );
 }
 
-const BYTES_PER_CHARACTER = 6;
-const BYTES_PER_TERM = 100;
+const BYTES_PER_SLOT = 4 + 2 * FIELDS;
+const BYTES_PER_TERM = 700;
 const BYTES_PER_DOCUMENT = 100;
+const BYTES_PER_PAGE = 150;
 
 /** About how many bytes a page's sections hold (strings count two bytes a character at most). */
 export function estimateSectionBytes(sections: readonly Section[]): number {
@@ -251,7 +332,6 @@ export function estimateSectionBytes(sections: readonly Section[]): number {
 
 /** The query's words, without common words unless nothing else is left. */
 export function queryTerms(query: string): string[] {
-  const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
   const terms = tokenize(query)
     .map(processTerm)
     .filter((term) => term.length > 0);
@@ -259,7 +339,14 @@ export function queryTerms(query: string): string[] {
   return meaningful.length > 0 ? meaningful : terms;
 }
 
-/** Pages matching a query, best first (ties by page id). Treat as read-only: they are remembered. */
+/**
+ * Pages matching a query, best first (ties by page id). Treat as read-only: they are remembered.
+ *
+ * @example
+ * ```ts
+ * const [best] = searchPages(index, "deploy prev"); // { page, score, sections: [{ section, score, terms }] }
+ * ```
+ */
 export function searchPages(index: SearchIndex, query: string): PageHit[] {
   const known = index.remembered.get(query);
   if (known) return known;
@@ -270,53 +357,125 @@ export function searchPages(index: SearchIndex, query: string): PageHit[] {
   return pages;
 }
 
-function findPages(index: SearchIndex, query: string): PageHits[] {
+function findPages(index: SearchIndex, query: string): PageHit[] {
   const terms = queryTerms(query);
   if (terms.length === 0) return [];
-  const completed = new Set<string>();
-  let results = index.engine.search(engineQuery(index, terms, "AND", completed), SEARCH_OPTIONS);
-  if (results.length === 0 && terms.length > 1) {
-    completed.clear();
-    results = index.engine.search(engineQuery(index, terms, "OR", completed), SEARCH_OPTIONS);
+  const ids = new Map<string, number>();
+  for (const term of terms) if (!ids.has(term)) ids.set(term, ids.size);
+  const groups = queryGroups(index, terms, ids);
+  const last = ids.get(terms.at(-1)!)!;
+  let matches = index.postings.search(groups, true, ids.size, last);
+  if (matches.count === 0 && terms.length > 1) matches = index.postings.search(groups, false, ids.size, last);
+  const { count, docs, scores } = matches;
+  if (count === 0) return [];
+  // Group by page: a page's best score, and its documents as a list linked through `next`.
+  const { best, head } = pageScratch(index);
+  const next = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const slot = index.documentSlot[docs[i]!]!;
+    if (head[slot] === -1) best[slot] = scores[i]!;
+    else if (scores[i]! > best[slot]!) best[slot] = scores[i]!;
+    next[i] = head[slot]!;
+    head[slot] = i;
   }
-  // A page's sections are listed for the few pages shown only (see PageHits), not for every page.
-  const byPage = new Map<string, PageHits>();
-  for (const result of results) {
-    const { page, section } = index.documents.get(result.id as number)!;
-    const score = completed.size === 0 ? result.score : rescore(result, terms, completed);
-    const hits = byPage.get(page);
-    if (!hits) byPage.set(page, new PageHits(page, score, [{ section, score, result }]));
-    else {
-      hits.found.push({ section, score, result });
-      hits.score = Math.max(hits.score, score);
-    }
+  // The pages found, in order of id.
+  const found = new Int32Array(Math.min(count, index.pages.size));
+  let pages = 0;
+  for (const slot of rankedSlots(index)) if (head[slot] !== -1) found[pages++] = slot;
+  const recorded: QueryHits = {
+    matches,
+    next,
+    words: groups.flat().map(({ word }) => word),
+    // Never written again at a number in use now (see applyDiff): safe to read after a move.
+    documentSection: index.documentSection,
+  };
+  const pageIds: string[] = new Array<string>(pages);
+  const keys = new Float64Array(pages);
+  for (let i = 0; i < pages; i++) {
+    pageIds[i] = index.pageIds[found[i]!]!;
+    keys[i] = -best[found[i]!]!;
   }
-  return [...byPage.values()].sort(
-    (a, b) => b.score - a.score || (a.page < b.page ? -1 : a.page > b.page ? 1 : 0),
-  );
+  const order = byScore(keys);
+  const hits: PageHit[] = new Array<PageHit>(pages);
+  for (let i = 0; i < pages; i++) {
+    const at = order[i]!;
+    const slot = found[at]!;
+    hits[i] = new PageHits(pageIds[at]!, -keys[at]!, head[slot]!, recorded);
+  }
+  for (let i = 0; i < pages; i++) head[found[i]!] = -1;
+  return hits;
+}
+
+/** Arrays by page slot for grouping a query's documents, kept with the index (heads all -1). */
+function pageScratch(index: SearchIndex) {
+  const slots = index.pageIds.length;
+  let scratch = scratches.get(index);
+  if (!scratch || scratch.head.length < slots) {
+    scratch = { best: new Float64Array(slots * 2), head: new Int32Array(slots * 2).fill(-1) };
+    scratches.set(index, scratch);
+  }
+  return scratch;
+}
+
+const scratches = new WeakMap<SearchIndex, { best: Float64Array; head: Int32Array }>();
+
+/** Page slots in order of page id (made when first needed after pages came or went). */
+function rankedSlots(index: SearchIndex): Int32Array {
+  if (!index.ranked) {
+    const ids = [...index.pages.keys()].sort();
+    index.ranked = Int32Array.from(ids, (id) => index.pages.get(id)!.slot);
+  }
+  return index.ranked;
 }
 
 /**
- * A result's score as minisearch's own prefix search gives it. minisearch multiplies a result's
- * score by the number of query words it matched; the longer words the last word was expanded to
- * are queried as words of their own (see engineQuery), so they count as one word, the last.
+ * Positions in order of key, lowest first, equal keys in order of position (a stable sort): the
+ * keys sorted natively, then each placed at the first position of its key (a comparison sort of
+ * thousands of pages costs several ms).
  */
-function rescore(result: SearchResult, words: readonly string[], completed: ReadonlySet<string>): number {
-  const matched = result.queryTerms;
-  const asWords = matched.filter((term) => words.includes(term)).length;
-  const viaLonger = !matched.includes(words.at(-1)!) && matched.some((term) => completed.has(term));
-  return (result.score / matched.length) * (asWords + (viaLonger ? 1 : 0));
+function byScore(keys: Float64Array): Int32Array {
+  const n = keys.length;
+  const sorted = keys.slice().sort();
+  const order = new Int32Array(n);
+  const placed = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const key = keys[i]!;
+    let low = 0;
+    let high = n;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle]! < key) low = middle + 1;
+      else high = middle;
+    }
+    order[low + placed[low]!++] = i;
+  }
+  return order;
 }
 
-/** A page's hit, whose sections are listed when first asked for. */
+/** What a query recorded of its documents, for listing a page's sections later. */
+interface QueryHits {
+  readonly matches: Matches;
+  /** The next document of the same page, by position in `matches`, or -1. */
+  readonly next: Int32Array;
+  /** The words of the index matched, by position in the query's groups, flattened. */
+  readonly words: readonly string[];
+  readonly documentSection: Int32Array;
+}
+
+/**
+ * A page's hit, whose sections are listed when first asked for (from what the query recorded, not
+ * from the index, which may have moved since).
+ */
 class PageHits implements PageHit {
   #sections?: readonly SectionHit[];
 
   constructor(
     readonly page: string,
     /** Its best section's. */
-    public score: number,
-    readonly found: { readonly section: number; readonly score: number; readonly result: SearchResult }[],
+    readonly score: number,
+    /** Its first document, by position in the query's matches. */
+    private readonly first: number,
+    private readonly query: QueryHits,
   ) {}
 
   get sections(): readonly SectionHit[] {
@@ -324,14 +483,9 @@ class PageHits implements PageHit {
   }
 
   private listSections(): readonly SectionHit[] {
-    const sorted = this.found
-      .map(({ section, score, result }) => ({
-        section,
-        score,
-        terms: result.terms,
-        own: matchesOwnText(result),
-      }))
-      .sort((a, b) => b.score - a.score || a.section - b.section);
+    const found: { section: number; score: number; terms: string[]; own: boolean }[] = [];
+    for (let i = this.first; i !== -1; i = this.query.next[i]!) found.push(sectionHit(this.query, i));
+    const sorted = found.sort((a, b) => b.score - a.score || a.section - b.section);
     const best = sorted[0]!;
     // A section found only through its page's title is not itself a match: the page is.
     const own = sorted.filter((hit) => hit.own);
@@ -343,8 +497,15 @@ class PageHits implements PageHit {
   }
 }
 
-function matchesOwnText(result: SearchResult): boolean {
-  return Object.values(result.match).some((fields) => fields.includes("title") || fields.includes("body"));
+/** The i-th document matched, as a section hit: the words it holds, in the query's order. */
+function sectionHit({ matches, words, documentSection }: QueryHits, i: number) {
+  const terms: string[] = [];
+  for (let position = 0; position < words.length; position++) {
+    const held = matches.held[i * matches.stride + (position >>> 5)]! & (1 << (position & 31));
+    if (held && !terms.includes(words[position]!)) terms.push(words[position]!);
+  }
+  const doc = matches.docs[i]!;
+  return { section: documentSection[doc]!, score: matches.scores[i]!, terms, own: matches.own[i] !== 0 };
 }
 
 /** An excerpt of a section's text around the first matched word, at most about 240 characters. */

@@ -1,6 +1,6 @@
-import MiniSearch from "minisearch";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import { Postings } from "./postings.js";
 import { excerpt, queryTerms } from "./search-index.js";
 import { pageSections } from "./sections.js";
 
@@ -174,20 +174,20 @@ describe("search", () => {
     const s = await setup();
     const page = await s.page("Cache", "Indexed once.");
     await s.page("Other", "Not edited.");
-    const builds = vi.spyOn(MiniSearch.prototype, "addAll");
-    const removals = vi.spyOn(MiniSearch.prototype, "remove");
+    const additions = vi.spyOn(Postings.prototype, "add");
+    const removals = vi.spyOn(Postings.prototype, "remove");
     expect((await s.search("indexed")).body.count).toBe(1);
     expect((await s.search("once")).body.count).toBe(1);
     expect((await s.api("GET", `/orgs/${s.org}/search?query=once`)).body.count).toBe(1);
-    expect(builds).toHaveBeenCalledTimes(1);
-    expect(builds.mock.calls[0]![0]).toHaveLength(2);
+    // One document per section, added once.
+    expect(additions).toHaveBeenCalledTimes(2);
     await s.api("PATCH", `/spaces/${s.space}/content/page/${page}`, { markdown: "Indexed twice." });
     expect((await s.search("twice")).body.count).toBe(1);
     expect((await s.search("once")).body.count).toBe(0);
     // The edited page's one section left and came back; the other page was not touched.
     expect(removals).toHaveBeenCalledTimes(1);
-    expect(builds).toHaveBeenCalledTimes(2);
-    expect(builds.mock.calls[1]![0]).toHaveLength(1);
+    expect(removals.mock.calls[0]![0]).toHaveLength(1);
+    expect(additions).toHaveBeenCalledTimes(3);
   });
 });
 

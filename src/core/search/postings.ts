@@ -1,0 +1,546 @@
+import SearchableMap from "minisearch/SearchableMap";
+
+/**
+ * The inverted index under search-index.ts: documents of three fields (section title, page title,
+ * section text), numbered; for each word, its postings (the documents holding it, in ascending
+ * number, with how often each field holds it), kept in typed arrays; BM25 computed over them in
+ * loops that allocate nothing per document.
+ *
+ * Scores are minisearch's (the library this replaced, still the test oracle): BM25+ with k = 1.2,
+ * b = 0.7, d = 0.5, per field (its own length normalisation and document frequency), times the
+ * field's boost, summed over fields and words, times the number of query words matched. A field's
+ * length is, as there, the number of distinct tokens of its text before folding (see
+ * {@link fieldLength}).
+ *
+ * - Postings are sorted by document number: a new document takes a number above all others, and
+ *   removal filters documents out of the postings of the words they held (found by tokenizing
+ *   their text again), so the postings hold live documents only and the statistics are exact.
+ *   When numbers run past twice the live documents, they are renumbered in order (see
+ *   {@link Postings.renumber}).
+ * - The word dictionary is minisearch's radix tree (SearchableMap): exact, prefix and fuzzy lookup.
+ * - A query ({@link Postings.search}) is a list of groups, one per query word, each a list of words
+ *   of the index it matches with their weights. With `all`, a document must match every group: the
+ *   groups with the fewest postings are intersected first, by marks, and only documents left at
+ *   the end are scored.
+ */
+
+export const FIELDS = 3;
+/** Section title, page title, section text. */
+const BOOSTS = [3, 1.5, 1] as const;
+const K = 1.2;
+const B = 0.7;
+const D = 0.5;
+const K1 = K + 1;
+/** Term frequencies are kept in 16 bits; a word repeated more in one field counts this often. */
+const MAX_FREQUENCY = 0xffff;
+/** Flags of a document in a query: a match in its own fields, a match by a longer word. */
+const OWN = 1;
+const LONGER = 2;
+
+const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
+
+/** minisearch's default tokenizer: the text split at spaces and punctuation. */
+export const tokenize = (text: string): string[] => text.split(SPACE_OR_PUNCTUATION);
+
+/** A token folded to the word indexed: accents removed, lower case. */
+export const processTerm = (term: string): string =>
+  term
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
+
+/** A word's postings: documents in ascending number, and each field's frequency in each. */
+export class Term {
+  /** Postings held. */
+  n = 0;
+  docs: Int32Array;
+  /** {@link FIELDS} frequencies per posting. */
+  freqs: Uint16Array;
+  /** Documents whose field holds the word, by field. */
+  readonly df = [0, 0, 0];
+  /** The document being added (for counting its tokens), else -1. */
+  adding = -1;
+
+  constructor(capacity = 2) {
+    this.docs = new Int32Array(capacity);
+    this.freqs = new Uint16Array(capacity * FIELDS);
+  }
+
+  /** The posting of `doc` at `from` or after, or -1 (binary search). */
+  find(doc: number, from = 0): number {
+    let low = from;
+    let high = this.n - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const at = this.docs[middle]!;
+      if (at === doc) return middle;
+      if (at < doc) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+}
+
+/** One word of the index a query word matches, and its weight (see search-index.ts). */
+export interface Match {
+  /** The word matched, as found in the index. */
+  readonly word: string;
+  readonly term: Term;
+  /** minisearch's term weight times term boost (1 for the word itself). */
+  readonly weight: number;
+  /** The query word this counts as (an index into the query's distinct words), or -1. */
+  readonly counts: number;
+  /** Whether it is a longer word of the query's last word (see search-index.ts, rescoring). */
+  readonly longer: boolean;
+}
+
+/** The documents a query matched, with their scores, in no particular order. */
+export interface Matches {
+  readonly count: number;
+  readonly docs: Int32Array;
+  readonly scores: Float64Array;
+  /**
+   * For the i-th document, from `i * stride`: bits of the matches (by their position in the
+   * query's groups, flattened) that it holds.
+   */
+  readonly held: Uint32Array;
+  readonly stride: number;
+  /** Whether the i-th document holds a match in its own title or text (not only its page's title). */
+  readonly own: Uint8Array;
+}
+
+/** Number of bits set in a 32-bit word. */
+function bits(word: number): number {
+  word -= (word >>> 1) & 0x55555555;
+  word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
+  return (((word + (word >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** The length minisearch gives a field: its distinct tokens (case-sensitive, the empty one too). */
+export function fieldLength(tokens: readonly string[]): number {
+  if (tokens.length < 2) return tokens.length;
+  return new Set(tokens).size;
+}
+
+export class Postings {
+  readonly terms = new SearchableMap<Term>();
+  /** Live documents. */
+  documentCount = 0;
+  /** Next document number: above every number in use. */
+  private nextDoc = 0;
+  /** Field lengths, {@link FIELDS} per document number. */
+  private lengths = new Int32Array(0);
+  /** Sum of each field's lengths over live documents (for the average). */
+  private readonly totalLength = [0, 0, 0];
+  /** Postings slots allocated over all words, for {@link estimateBytes}. */
+  slots = 0;
+
+  // Scratch space of queries, by document number; a stamp tells this query's entries from older.
+  private stamp = 0;
+  private marks = new Int32Array(0);
+  private seen = new Int32Array(0);
+  private groupSeen = new Int32Array(0);
+  private total = new Float64Array(0);
+  private groupSum = new Float64Array(0);
+  private flags = new Uint8Array(0);
+  private counted = new Uint32Array(0);
+  private touched = new Int32Array(0);
+  private holding = new Uint32Array(0);
+  private listed = new Int32Array(0);
+  private norms = new Float64Array(0);
+  /** Changes with every addition and removal; {@link norms} are for this one. */
+  private version = 0;
+  private normsFor = -1;
+  /** Whether a document number is in use. */
+  private alive = new Uint8Array(0);
+
+  get capacity(): number {
+    return this.marks.length;
+  }
+
+  get termCount(): number {
+    return this.terms.size;
+  }
+
+  /** Document numbers in use are below this. */
+  get limit(): number {
+    return this.nextDoc;
+  }
+
+  /**
+   * Adds a document of three fields' tokens (see {@link tokenize}) and returns its number. A
+   * batch of additions with no removal between them may share `batch`, each token's word (most
+   * tokens of a space repeat: each is folded and looked up once).
+   */
+  add(fields: readonly (readonly string[])[], batch?: Map<string, Term | null>): number {
+    const doc = this.nextDoc++;
+    if (doc >= this.capacity) this.grow(Math.max(64, Math.ceil(this.capacity * 1.5)));
+    for (let field = 0; field < FIELDS; field++) {
+      const tokens = fields[field]!;
+      const length = fieldLength(tokens);
+      this.lengths[doc * FIELDS + field] = length;
+      this.totalLength[field]! += length;
+      for (const token of tokens) {
+        let term = batch?.get(token);
+        if (term === undefined) {
+          const word = processTerm(token);
+          term = word ? (this.terms.get(word) ?? this.create(word)) : null;
+          batch?.set(token, term);
+        }
+        if (term) this.count(term, doc, field);
+      }
+    }
+    this.alive[doc] = 1;
+    this.documentCount++;
+    this.version++;
+    return doc;
+  }
+
+  private create(word: string): Term {
+    const term = new Term();
+    this.terms.set(word, term);
+    this.slots += term.docs.length;
+    return term;
+  }
+
+  private count(term: Term, doc: number, field: number) {
+    if (term.adding !== doc) {
+      if (term.n === term.docs.length) {
+        const capacity = Math.max(4, term.n + (term.n >> 1));
+        const docs = new Int32Array(capacity);
+        docs.set(term.docs);
+        const freqs = new Uint16Array(capacity * FIELDS);
+        freqs.set(term.freqs);
+        this.slots += capacity - term.docs.length;
+        term.docs = docs;
+        term.freqs = freqs;
+      }
+      term.docs[term.n] = doc;
+      term.n++;
+      term.adding = doc;
+    }
+    const at = (term.n - 1) * FIELDS + field;
+    const frequency = term.freqs[at]!;
+    if (frequency === 0) term.df[field]!++;
+    if (frequency < MAX_FREQUENCY) term.freqs[at] = frequency + 1;
+  }
+
+  /** Ends a batch of {@link add}s: postings trimmed to their length. */
+  trim(): void {
+    for (const term of this.terms.values()) {
+      term.adding = -1;
+      if (term.docs.length > term.n) {
+        this.slots -= term.docs.length - term.n;
+        term.docs = term.docs.slice(0, term.n);
+        term.freqs = term.freqs.slice(0, term.n * FIELDS);
+      }
+    }
+  }
+
+  /**
+   * Removes documents, given the words each held (the folded tokens of its fields, in any order
+   * and repeated or not). Returns a renumbering when it renumbered the documents left (see
+   * {@link renumber}), else undefined.
+   */
+  remove(docs: readonly number[], words: Iterable<string>): Int32Array | undefined {
+    if (docs.length === 0) return undefined;
+    this.renewStamps();
+    const stamp = this.nextStamp();
+    for (const doc of docs) {
+      this.marks[doc] = stamp;
+      this.alive[doc] = 0;
+      for (let field = 0; field < FIELDS; field++)
+        this.totalLength[field]! -= this.lengths[doc * FIELDS + field]!;
+      this.documentCount--;
+    }
+    this.version++;
+    const sorted = Int32Array.from(docs).sort();
+    const visited = new Set<string>();
+    for (const word of words) {
+      if (visited.has(word)) continue;
+      visited.add(word);
+      const term = this.terms.get(word);
+      if (!term) continue;
+      // A few documents out of many postings (an edit): found by binary search, the rest moved
+      // in blocks; else one pass.
+      if (sorted.length * 16 < term.n) this.cut(term, sorted);
+      else this.filter(term, stamp);
+      if (term.n === 0) {
+        this.slots -= term.docs.length;
+        this.terms.delete(word);
+      }
+    }
+    return this.nextDoc > 2 * this.documentCount + 64 ? this.renumber() : undefined;
+  }
+
+  /** Drops the postings of the documents `sorted` (ascending), keeping order. */
+  private cut(term: Term, sorted: Int32Array) {
+    const { docs, freqs, df } = term;
+    let write = -1;
+    let from = 0;
+    for (const doc of sorted) {
+      const at = term.find(doc, from);
+      if (at < 0) continue;
+      for (let field = 0; field < FIELDS; field++) if (freqs[at * FIELDS + field]! > 0) df[field]!--;
+      if (write < 0) write = at;
+      else {
+        docs.copyWithin(write, from, at);
+        freqs.copyWithin(write * FIELDS, from * FIELDS, at * FIELDS);
+        write += at - from;
+      }
+      from = at + 1;
+    }
+    if (write < 0) return;
+    docs.copyWithin(write, from, term.n);
+    freqs.copyWithin(write * FIELDS, from * FIELDS, term.n * FIELDS);
+    write += term.n - from;
+    freqs.fill(0, write * FIELDS, term.n * FIELDS);
+    term.n = write;
+  }
+
+  /** Drops the postings of documents marked `stamp`, keeping order. */
+  private filter(term: Term, stamp: number) {
+    const { docs, freqs, df } = term;
+    const marks = this.marks;
+    let kept = 0;
+    for (let i = 0; i < term.n; i++) {
+      const doc = docs[i]!;
+      if (marks[doc] === stamp) {
+        for (let field = 0; field < FIELDS; field++) if (freqs[i * FIELDS + field]! > 0) df[field]!--;
+        continue;
+      }
+      if (kept !== i) {
+        docs[kept] = doc;
+        for (let field = 0; field < FIELDS; field++)
+          freqs[kept * FIELDS + field] = freqs[i * FIELDS + field]!;
+      }
+      kept++;
+    }
+    freqs.fill(0, kept * FIELDS, term.n * FIELDS);
+    term.n = kept;
+  }
+
+  /**
+   * Gives the live documents the numbers 0, 1, ... in their order, so that numbers (and the
+   * arrays indexed by them) stay within twice the live documents. Returns old number → new
+   * number (-1 for a number not in use).
+   */
+  private renumber(): Int32Array {
+    const live = this.alive;
+    const renumbered = new Int32Array(this.nextDoc).fill(-1);
+    const lengths = new Int32Array(Math.max(64, this.documentCount * 2) * FIELDS);
+    let next = 0;
+    for (let doc = 0; doc < this.nextDoc; doc++) {
+      if (!live[doc]) continue;
+      renumbered[doc] = next;
+      for (let field = 0; field < FIELDS; field++)
+        lengths[next * FIELDS + field] = this.lengths[doc * FIELDS + field]!;
+      next++;
+    }
+    for (const term of this.terms.values()) {
+      for (let i = 0; i < term.n; i++) term.docs[i] = renumbered[term.docs[i]!]!;
+      term.adding = -1;
+    }
+    this.nextDoc = next;
+    this.lengths = lengths;
+    this.allocate(lengths.length / FIELDS);
+    this.alive.fill(1, 0, next);
+    return renumbered;
+  }
+
+  private grow(capacity: number) {
+    const lengths = new Int32Array(capacity * FIELDS);
+    lengths.set(this.lengths);
+    this.lengths = lengths;
+    const alive = this.alive;
+    this.allocate(capacity);
+    this.alive.set(alive);
+  }
+
+  /** Fresh scratch arrays for `capacity` document numbers. */
+  private allocate(capacity: number) {
+    this.stamp = 0;
+    this.marks = new Int32Array(capacity);
+    this.seen = new Int32Array(capacity);
+    this.groupSeen = new Int32Array(capacity);
+    this.total = new Float64Array(capacity);
+    this.groupSum = new Float64Array(capacity);
+    this.flags = new Uint8Array(capacity);
+    this.alive = new Uint8Array(capacity);
+    this.touched = new Int32Array(capacity);
+    this.listed = new Int32Array(capacity);
+    this.counted = new Uint32Array(0);
+    this.holding = new Uint32Array(0);
+  }
+
+  private nextStamp(): number {
+    return ++this.stamp;
+  }
+
+  /** Called before a query or removal, which take at most a few thousand stamps. */
+  private renewStamps() {
+    if (this.stamp < 0x7f000000) return;
+    this.stamp = 0;
+    this.marks.fill(0);
+    this.seen.fill(0);
+    this.groupSeen.fill(0);
+  }
+
+  /** Scratch arrays for a query of `stride` and `heldStride` words of bits per document. */
+  private reserve(stride: number, heldStride: number) {
+    if (this.counted.length < this.capacity * stride) this.counted = new Uint32Array(this.capacity * stride);
+    if (this.holding.length < this.capacity * heldStride)
+      this.holding = new Uint32Array(this.capacity * heldStride);
+  }
+
+  /**
+   * Each field's BM25 length normalisation, k × (1 - b + b × length / average length), by document
+   * number: computed once per state of the index (any addition or removal changes the averages).
+   */
+  private normalisations(): Float64Array {
+    if (this.norms.length === this.lengths.length && this.normsFor === this.version) return this.norms;
+    const count = this.documentCount;
+    const average = this.totalLength.map((sum) => (count > 0 ? sum / count : 0));
+    const lengths = this.lengths;
+    if (this.norms.length !== lengths.length) this.norms = new Float64Array(lengths.length);
+    const norms = this.norms;
+    for (let doc = 0; doc < this.nextDoc; doc++) {
+      for (let field = 0; field < FIELDS; field++) {
+        const at = doc * FIELDS + field;
+        norms[at] = K * (1 - B + (B * lengths[at]!) / average[field]!);
+      }
+    }
+    this.normsFor = this.version;
+    return norms;
+  }
+
+  /**
+   * The documents matching `groups` (every group with `all`, else any), scored: the sum of the
+   * BM25 scores of the words matched, weighted, times the number of query words counted (see
+   * {@link Match.counts}), plus one when a longer word of the last query word matched and the
+   * word `last` itself did not.
+   */
+  search(groups: readonly (readonly Match[])[], all: boolean, words: number, last: number): Matches {
+    const none = {
+      count: 0,
+      docs: new Int32Array(0),
+      scores: new Float64Array(0),
+      held: new Uint32Array(0),
+      stride: 1,
+      own: new Uint8Array(0),
+    };
+    if (groups.length === 0) return none;
+    this.renewStamps();
+    let candidates: Int32Array | undefined;
+    let found = 0;
+    let final = 0;
+    if (all) {
+      if (groups.some((group) => group.length === 0)) return none;
+      // Intersect by marks, the groups with the fewest postings first: a document still marked
+      // `base + j` has matched the j groups before.
+      const order = [...groups].sort((a, b) => size(a) - size(b));
+      const base = this.nextStamp();
+      this.stamp += order.length;
+      const marks = this.marks;
+      candidates = new Int32Array(size(order[0]!));
+      for (let j = 0; j < order.length; j++) {
+        const from = base + j - 1;
+        const to = base + j;
+        let advanced = 0;
+        for (const { term } of order[j]!) {
+          const docs = term.docs;
+          for (let i = 0; i < term.n; i++) {
+            const doc = docs[i]!;
+            const mark = marks[doc]!;
+            if (j === 0 ? mark !== to : mark === from) {
+              marks[doc] = to;
+              if (j === order.length - 1) candidates[found++] = doc;
+              advanced++;
+            }
+          }
+        }
+        if (advanced === 0) return none;
+      }
+      final = base + order.length - 1;
+    }
+    const stride = (words + 31) >>> 5;
+    const heldStride = (groups.reduce((sum, group) => sum + group.length, 0) + 31) >>> 5;
+    this.reserve(stride, heldStride);
+    const seenStamp = this.nextStamp();
+    const { marks, seen, groupSeen, total, groupSum, flags, counted, holding, touched } = this;
+    const norms = this.normalisations();
+    const count = this.documentCount;
+    if (!all) found = 0;
+    const listed = all ? candidates! : this.listed;
+    let position = 0;
+    for (const group of groups) {
+      const summed = group.length > 1;
+      const groupStamp = summed ? this.nextStamp() : 0;
+      let inGroup = 0;
+      for (const match of group) {
+        const { docs, freqs, df, n } = match.term;
+        const [c0, c1, c2] = [match.weight * BOOSTS[0], match.weight * BOOSTS[1], match.weight * BOOSTS[2]];
+        const idf0 = Math.log(1 + (count - df[0]! + 0.5) / (df[0]! + 0.5));
+        const idf1 = Math.log(1 + (count - df[1]! + 0.5) / (df[1]! + 0.5));
+        const idf2 = Math.log(1 + (count - df[2]! + 0.5) / (df[2]! + 0.5));
+        const heldAt = position >>> 5;
+        const heldBit = 1 << (position & 31);
+        position++;
+        const word = match.counts >>> 5;
+        const bit = match.counts >= 0 ? 1 << (match.counts & 31) : 0;
+        const longer = match.longer ? LONGER : 0;
+        for (let i = 0; i < n; i++) {
+          const doc = docs[i]!;
+          if (all && marks[doc] !== final) continue;
+          // minisearch's sum, field by field in its order (0 + x is x, as its first assignment).
+          const f0 = freqs[i * 3]!;
+          const f1 = freqs[i * 3 + 1]!;
+          const f2 = freqs[i * 3 + 2]!;
+          let score = 0;
+          if (f0 !== 0) score += c0 * (idf0 * (D + (f0 * K1) / (f0 + norms[doc * 3]!)));
+          if (f1 !== 0) score += c1 * (idf1 * (D + (f1 * K1) / (f1 + norms[doc * 3 + 1]!)));
+          if (f2 !== 0) score += c2 * (idf2 * (D + (f2 * K1) / (f2 + norms[doc * 3 + 2]!)));
+          if (seen[doc] !== seenStamp) {
+            seen[doc] = seenStamp;
+            total[doc] = 0;
+            flags[doc] = 0;
+            for (let w = doc * stride; w < doc * stride + stride; w++) counted[w] = 0;
+            for (let w = doc * heldStride; w < doc * heldStride + heldStride; w++) holding[w] = 0;
+            if (!all) listed[found++] = doc;
+          }
+          if (bit !== 0) counted[doc * stride + word] = counted[doc * stride + word]! | bit;
+          holding[doc * heldStride + heldAt] = holding[doc * heldStride + heldAt]! | heldBit;
+          flags[doc] = flags[doc]! | (f0 !== 0 || f2 !== 0 ? OWN : 0) | longer;
+          if (!summed) total[doc] = total[doc]! + score;
+          else if (groupSeen[doc] !== groupStamp) {
+            groupSeen[doc] = groupStamp;
+            groupSum[doc] = score;
+            touched[inGroup++] = doc;
+          } else groupSum[doc] = groupSum[doc]! + score;
+        }
+      }
+      for (let i = 0; i < inGroup; i++) {
+        const doc = touched[i]!;
+        total[doc] = total[doc]! + groupSum[doc]!;
+      }
+    }
+    const docs = all ? listed : listed.slice(0, found);
+    const scores = new Float64Array(found);
+    const held = new Uint32Array(found * heldStride);
+    const own = new Uint8Array(found);
+    const lastWord = last >>> 5;
+    const lastBit = last >= 0 ? 1 << (last & 31) : 0;
+    for (let i = 0; i < found; i++) {
+      const doc = docs[i]!;
+      let matched = 0;
+      for (let w = 0; w < stride; w++) matched += bits(counted[doc * stride + w]!);
+      if (flags[doc]! & LONGER && !(counted[doc * stride + lastWord]! & lastBit)) matched++;
+      scores[i] = total[doc]! * matched;
+      own[i] = flags[doc]! & OWN;
+      for (let w = 0; w < heldStride; w++) held[i * heldStride + w] = holding[doc * heldStride + w]!;
+    }
+    return { count: found, docs, scores, held, stride: heldStride, own };
+  }
+}
+
+const size = (group: readonly Match[]) => group.reduce((sum, { term }) => sum + term.n, 0);
