@@ -1,4 +1,5 @@
 import type { ErrorCode } from "../core/shared/errors.js";
+import type { PlainAnswer } from "./plain.js";
 
 /** The one table from core error codes to HTTP statuses (STYLE.md, rule 5). */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -22,4 +23,17 @@ export function errorResponse(
   headers: Record<string, string> = {},
 ): Response {
   return Response.json({ error: { code: status, message } }, { status, headers });
+}
+
+/** The reference error body as a runtime-neutral answer (see {@link errorResponse}). */
+export function errorAnswer(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): PlainAnswer {
+  return {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ error: { code: status, message } }),
+  };
 }
