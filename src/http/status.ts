@@ -16,16 +16,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   unavailable: 503,
 };
 
-/** The reference error body: `{"error": {"code": <status>, "message": "..."}}`. */
-export function errorResponse(
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-): Response {
-  return Response.json({ error: { code: status, message } }, { status, headers });
-}
-
-/** The reference error body as a runtime-neutral answer (see {@link errorResponse}). */
+/** The reference error body, `{"error": {"code": <status>, "message": "..."}}`, as an answer. */
 export function errorAnswer(
   status: number,
   message: string,
