@@ -13,7 +13,7 @@ export default defineConfig({
   format: ["esm"],
   target: "es2022",
   // tsup keeps `dependencies` and `peerDependencies` external, not `optionalDependencies`.
-  external: ["@hono/node-server", "better-sqlite3"],
+  external: ["better-sqlite3"],
   dts: {
     entry: [
       "src/index.ts",

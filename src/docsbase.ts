@@ -24,7 +24,8 @@ import { TokenCache, type TokenCacheOptions } from "./core/users/token-cache.js"
 import { bootstrapOperator, type BootstrapResult } from "./core/users/bootstrap.js";
 import { authenticateToken } from "./core/users/tokens.js";
 import { downloadRoutes } from "./http/downloads.js";
-import { createFetchHandler } from "./http/handler.js";
+import { createHandler } from "./http/handler.js";
+import { answerResponse, type PlainAnswer, type PlainRequest, plainRequest } from "./http/plain.js";
 import { clientAddressOf, createRateLimiter, type RateLimitOptions } from "./http/rate-limit.js";
 import { openApiDocument } from "./http/openapi.js";
 import { countedStorage } from "./core/shared/counters.js";
@@ -249,7 +250,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
       serverUrl: `${baseUrl}/v1`,
     }));
 
-  const fetch = createFetchHandler({
+  const handle = createHandler({
     operations,
     authenticate,
     ...(hostAuthenticate
@@ -272,14 +273,15 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
           ),
         }
       : {}),
-    clientAddress: (request: Request) => clientAddressOf(request, options),
+    clientAddress: (request: PlainRequest) => clientAddressOf(request, options),
   });
+  const onJobError = options.onError ?? ((error) => console.error("docsbase: background jobs failed", error));
+  const handleRequest = jobs.fetch(handle, (error, request: PlainRequest) =>
+    onJobError(error, request.request()),
+  );
 
-  return {
-    fetch: jobs.fetch(
-      fetch,
-      options.onError ?? ((error) => console.error("docsbase: background jobs failed", error)),
-    ),
+  const docsbase: Docsbase<Operations & OperationsOf<Extra>> = {
+    fetch: async (request, context) => answerResponse(await handleRequest(plainRequest(request), context)),
     as(auth) {
       return createClient(operations, async () => {
         if ("userId" in auth) return context(await callerOfUser(auth.userId));
@@ -307,4 +309,22 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
       await options.storage.close();
     },
   };
+  requestHandlers.set(docsbase, handleRequest);
+  return docsbase;
+}
+
+/** A request handler that answers without the fetch standard's objects; see {@link requestHandlerOf}. */
+export type RequestHandler = (request: PlainRequest, context?: BackgroundContext) => Promise<PlainAnswer>;
+
+const requestHandlers = new WeakMap<object, RequestHandler>();
+
+/**
+ * The runtime-neutral handler behind `docsbase.fetch` (same routes, limits, jobs and errors), for a
+ * server that describes its requests itself (`docsbase serve` on Node's HTTP server): no `Request`
+ * or `Response` is built on the way. Internal: not exported by the package.
+ */
+export function requestHandlerOf(docsbase: Docsbase): RequestHandler {
+  const handler = requestHandlers.get(docsbase);
+  if (!handler) throw new Error("Not a docsbase instance made by createDocsbase");
+  return handler;
 }

@@ -11,8 +11,7 @@ import { describe, expect, it } from "vitest";
  */
 const root = join(import.meta.dirname, "..");
 const NODE_ONLY = [/^src\/cli\//, /\.test\.ts$/];
-const FORBIDDEN =
-  /from\s+["'](node:[^"']+|better-sqlite3|idb|@hono\/node-server|fs|path|os|child_process|crypto)["']/;
+const FORBIDDEN = /from\s+["'](node:[^"']+|better-sqlite3|idb|fs|path|os|child_process|crypto)["']/;
 /** The IndexedDB adapter is built on idb; it still must not import Node modules, and it bundles for browsers. */
 const IDB_ONLY = /^src\/adapters\/indexeddb\//;
 const IDB_IMPORT = /from\s+["']idb["']/g;

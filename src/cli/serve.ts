@@ -1,15 +1,16 @@
-import type { HttpBindings, ServerType } from "@hono/node-server";
-import type { Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { memoryStorage } from "../adapters/memory/index.js";
 import { postgresStorage } from "../adapters/postgres/index.js";
 import { sqliteStorage } from "../adapters/sqlite/index.js";
 import type { ResourceModule } from "../core/module.js";
 import { libreTranslate } from "../core/translations/libretranslate.js";
-import { createDocsbase, type Docsbase } from "../docsbase.js";
+import { createDocsbase, type Docsbase, requestHandlerOf, type RequestHandler } from "../docsbase.js";
 import { DOT_SEGMENT_MESSAGE, hasDotSegment } from "../http/paths.js";
+import type { PlainAnswer } from "../http/plain.js";
 import type { RateLimitOptions } from "../http/rate-limit.js";
-import { errorResponse } from "../http/status.js";
+import { errorAnswer } from "../http/status.js";
+import { answerFailure, answerNode, NodeRequest } from "./node-http.js";
 
 export interface ServeOptions {
   readonly port: number;
@@ -83,7 +84,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts the standalone server: docsbase's fetch handler on Node's HTTP server. */
+/**
+ * Starts the standalone server: docsbase's runtime-neutral handler (the one behind its fetch
+ * handler) on Node's HTTP server, with no fetch `Request` or `Response` built on the way.
+ */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const storage = options.postgres
@@ -98,68 +102,71 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // is created lazily, before the first request can arrive. (`let`: assigned below, once the port is
   // bound, but declared here for the request handler to close over.)
   // eslint-disable-next-line prefer-const
-  let docsbase: Docsbase | undefined;
+  let handler: RequestHandler | undefined;
   // In-flight requests are counted so that shutdown closes storage only after the last one ends;
   // keep-alive connections can still carry requests after `server.close()`, and those get a 503.
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;
-  // The fetch handler sees no socket: the peer's address is handed over beside the request.
-  const addresses = new WeakMap<Request, string>();
-  const handle = async (request: Request, env: HttpBindings): Promise<Response> => {
-    const peer = env.incoming.socket?.remoteAddress;
-    if (peer) addresses.set(request, peer);
-    // The URL parser resolved `%2e%2e` away before docsbase sees the path: judge the raw target.
-    if (hasDotSegment(env.incoming.url ?? "")) return errorResponse(400, DOT_SEGMENT_MESSAGE);
-    if (closing) {
-      return Response.json(
-        { error: { code: 503, message: "The server is shutting down" } },
-        { status: 503, headers: { connection: "close" } },
-      );
-    }
+  // docsbase tracks the drain it hands over and waits for it on close: nothing to keep here.
+  const background = { waitUntil: () => {} };
+  const handle = async (request: NodeRequest): Promise<PlainAnswer> => {
+    // The handler judges the target as sent too, but one the URL parser rewrote reaches it resolved.
+    if (hasDotSegment(request.incoming.url ?? "")) return errorAnswer(400, DOT_SEGMENT_MESSAGE);
+    if (closing) return errorAnswer(503, "The server is shutting down", { connection: "close" });
     inFlight++;
     try {
-      // docsbase tracks the drain it hands over and waits for it on close: nothing to keep here.
-      return await docsbase!.fetch(request, { waitUntil: () => {} });
+      return await handler!(request, background);
     } finally {
       if (--inFlight === 0) drained?.();
     }
   };
-  const serveNode = await loadNodeServer();
+  const listener = (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    let request: NodeRequest;
+    try {
+      request = new NodeRequest(incoming);
+    } catch {
+      answerNode(incoming, outgoing, errorAnswer(400, "Malformed request target"));
+      return;
+    }
+    handle(request).then(
+      (answer) => answerNode(incoming, outgoing, answer),
+      (error: unknown) => answerFailure(outgoing, error),
+    );
+  };
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
-  const server: ServerType = await new Promise((resolve) => {
-    const started = serveNode(
-      {
-        fetch: (request, env) => handle(request, env as HttpBindings),
-        port: options.port,
-        hostname: options.host,
-        serverOptions: {
-          maxHeaderSize: maxHeaderBytes,
-          requestTimeout: timeouts.requestMs,
-          // Node refuses a header timeout longer than the request timeout.
-          headersTimeout: timeouts.requestMs
-            ? Math.min(timeouts.headersMs, timeouts.requestMs)
-            : timeouts.headersMs,
-          keepAliveTimeout: timeouts.keepAliveMs,
-          // Header and request timeouts are enforced by a sweep this often (Node's default is 30 s).
-          connectionsCheckingInterval: sweepInterval(timeouts),
-        },
-      },
-      () => resolve(started),
-    );
-    guardConnections(started as Server, timeouts, maxHeaderBytes);
+  const server = createServer(
+    {
+      maxHeaderSize: maxHeaderBytes,
+      requestTimeout: timeouts.requestMs,
+      // Node refuses a header timeout longer than the request timeout.
+      headersTimeout: timeouts.requestMs
+        ? Math.min(timeouts.headersMs, timeouts.requestMs)
+        : timeouts.headersMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      // Header and request timeouts are enforced by a sweep this often (Node's default is 30 s).
+      connectionsCheckingInterval: sweepInterval(timeouts),
+    },
+    listener,
+  );
+  guardConnections(server, timeouts, maxHeaderBytes);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${hostForUrl}:${address.port}`;
-  docsbase = createDocsbase({
+  const docsbase = createDocsbase({
     storage,
     baseUrl: options.baseUrl ?? url,
     allowPrivateNetwork: options.allowPrivateNetwork ?? false,
     ...(options.translator ? { translator: libreTranslate(options.translator) } : {}),
     rateLimit: options.rateLimit ?? true,
-    clientAddress: (request) => addresses.get(request),
     trustProxy: options.trustProxy ?? false,
     ...(options.modules ? { modules: options.modules } : {}),
     jobs: {
@@ -170,6 +177,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       },
     },
   });
+  handler = requestHandlerOf(docsbase);
 
   const { token } = await docsbase.bootstrap(options.adminToken ? { token: options.adminToken } : {});
   if (token) log(`Operator token (shown once, keep it safe): ${token}`);
@@ -188,11 +196,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         closing = true;
         jobs.stop();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        if ("closeIdleConnections" in server) server.closeIdleConnections();
+        server.closeIdleConnections();
         if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
-        if ("closeAllConnections" in server) server.closeAllConnections();
+        server.closeAllConnections();
         await closed;
-        await docsbase!.close();
+        await docsbase.close();
       })();
       return shutdown;
     },
@@ -280,21 +288,4 @@ export function pollJobs(
   // Waiting jobs do not keep the process alive; open connections and `close()` decide.
   timer.unref();
   return { stop: () => clearInterval(timer) };
-}
-
-/**
- * `@hono/node-server` is an optional dependency (installing docsbase for a browser or Deno needs no
- * Node server); the CLI loads it on start and says what to install when it is missing.
- */
-async function loadNodeServer(): Promise<typeof import("@hono/node-server").serve> {
-  try {
-    return (await import("@hono/node-server")).serve;
-  } catch (error) {
-    throw new Error(
-      '@hono/node-server is not installed: run "npm install @hono/node-server" to use docsbase serve',
-      {
-        cause: error,
-      },
-    );
-  }
 }

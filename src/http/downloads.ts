@@ -3,7 +3,7 @@ import { readExport } from "../core/exports/pdf.js";
 import type { World } from "../core/shared/world.js";
 import { decodeSegment } from "./paths.js";
 import type { ExtraRoute } from "./handler.js";
-import { errorResponse } from "./status.js";
+import { errorAnswer } from "./status.js";
 
 /**
  * The download routes, outside the registry: file bytes (`GET /v1/files/{versionId}/{name}`, a
@@ -94,14 +94,16 @@ export function downloadRoutes(options: DownloadOptions): ExtraRoute[] {
         decodeSegment("name", params["name"] ?? "");
         await options.ready();
         const download = await readDownload(options.world, versionId);
-        if (!download) return errorResponse(404, "File not found");
-        return new Response(download.bytes, {
+        if (!download) return errorAnswer(404, "File not found");
+        return {
+          status: 200,
           headers: {
             ...downloadHeaders(download.version.name, download.version.contentType, { inlinePdf }),
             "content-length": String(download.bytes.byteLength),
             "cache-control": "private, max-age=31536000, immutable",
           },
-        });
+          body: download.bytes,
+        };
       },
     },
     {
@@ -111,13 +113,15 @@ export function downloadRoutes(options: DownloadOptions): ExtraRoute[] {
         const id = decodeSegment("file", params["file"] ?? "").replace(/\.pdf$/, "");
         await options.ready();
         const pdf = await readExport(options.world, id);
-        if (!pdf) return errorResponse(404, "Export not found or expired");
-        return new Response(pdf.bytes as Uint8Array<ArrayBuffer>, {
+        if (!pdf) return errorAnswer(404, "Export not found or expired");
+        return {
+          status: 200,
           headers: {
             ...downloadHeaders(pdf.name, "application/pdf", { inlinePdf }),
             "content-length": String(pdf.bytes.byteLength),
           },
-        });
+          body: pdf.bytes,
+        };
       },
     },
   ];

@@ -1,12 +1,14 @@
 import { invoke, type Outcome } from "../core/invoke.js";
-import { readCapped } from "../core/shared/bytes.js";
 import type { AnyOperation } from "../core/registry.js";
 import { badRequest, DocsbaseError, isDocsbaseError, unauthorized } from "../core/shared/errors.js";
 import type { Caller, Context } from "../core/shared/world.js";
+import { answerResponse, type PlainAnswer, type PlainRequest, plainRequest } from "./plain.js";
 import { decodeSegment, DOT_SEGMENT_MESSAGE, hasDotSegment } from "./paths.js";
 import { RateLimitedError, type RateLimiter } from "./rate-limit.js";
 import { RouteTable } from "./routes.js";
-import { errorResponse, STATUS_OF } from "./status.js";
+
+export type { BodyErrors, PlainAnswer, PlainRequest } from "./plain.js";
+import { errorAnswer, STATUS_OF } from "./status.js";
 
 export interface HandlerOptions {
   /** The registry to mount. */
@@ -31,7 +33,7 @@ export interface HandlerOptions {
   /** Rate limits on failed authentications and on requests (429); none when absent. */
   readonly rateLimit?: RateLimiter;
   /** The client's address, which failed authentications and anonymous requests count against. */
-  readonly clientAddress?: (request: Request) => string | undefined;
+  readonly clientAddress?: (request: PlainRequest) => string | undefined;
 }
 
 /** A route outside the registry: its path under `/v1`, written as the registry writes paths. */
@@ -40,21 +42,35 @@ export interface ExtraRoute {
   /** E.g. `/files/{versionId}/{name}`. */
   readonly path: string;
   /** Its answer, given the path's parameters as sent (percent-encoded). */
-  readonly handle: (params: Readonly<Record<string, string>>, request: Request) => Promise<Response>;
+  readonly handle: (params: Readonly<Record<string, string>>, request: PlainRequest) => Promise<PlainAnswer>;
 }
 
-type Serve = (request: Request, params: Readonly<Record<string, string>>) => Promise<Response>;
+type Serve = (request: PlainRequest, params: Readonly<Record<string, string>>) => Promise<PlainAnswer>;
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
- * Builds the `/v1` fetch handler from the registry: one route per operation (`routes.ts`), all
- * served by the same generic function. Answers JSON, the reference error body, 404 for unknown
- * paths, 405 for a known path with another method, 400 for malformed JSON, 413 past the body limit.
+ * Builds the `/v1` fetch handler from the registry (see {@link createHandler}): a `Request` in, a
+ * `Response` out, on any runtime with the fetch standard.
  */
 export function createFetchHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
+  const handle = createHandler(options);
+  return async (request) => answerResponse(await handle(plainRequest(request)));
+}
+
+/**
+ * The runtime-neutral handler: one route per operation of the registry (`routes.ts`), all served
+ * by the same generic function. Answers JSON, the reference error body, 404 for unknown paths, 405
+ * for a known path with another method, 400 for malformed JSON, 413 past the body limit. Never
+ * rejects: an unexpected error is reported to `onError` and answered 500.
+ */
+export function createHandler(options: HandlerOptions): (request: PlainRequest) => Promise<PlainAnswer> {
   const routes = new RouteTable<Serve>();
-  routes.add("get", "/v1/openapi.json", async () => Response.json(options.openApi()));
+  routes.add("get", "/v1/openapi.json", async () => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(options.openApi()),
+  }));
   for (const route of options.extraRoutes ?? []) {
     routes.add(route.method, `/v1${route.path}`, (request, params) => route.handle(params, request));
   }
@@ -67,18 +83,18 @@ export function createFetchHandler(options: HandlerOptions): (request: Request) 
     try {
       // Parsing the URL would resolve the segment away; a runtime that hands the target over as
       // sent is judged here (the standalone server checks the raw target itself).
-      if (hasDotSegment(request.url)) return errorResponse(400, DOT_SEGMENT_MESSAGE);
+      if (hasDotSegment(request.url)) return errorAnswer(400, DOT_SEGMENT_MESSAGE);
       const pathname = pathnameOf(request.url);
       const route = routes.match(request.method, pathname);
       if (route) return await route.value(request, route.params);
       // Another method's route on this path: 405, naming the methods it has.
       const allowed = routes.methods(pathname);
       if (allowed.length > 0) {
-        return errorResponse(405, `Method ${request.method} is not allowed on ${pathname}`, {
+        return errorAnswer(405, `Method ${request.method} is not allowed on ${pathname}`, {
           allow: allowed.join(", "),
         });
       }
-      return errorResponse(404, `No route for ${request.method} ${pathname}`);
+      return errorAnswer(404, `No route for ${request.method} ${pathname}`);
     } catch (error) {
       return renderError(error, request, options);
     }
@@ -86,22 +102,23 @@ export function createFetchHandler(options: HandlerOptions): (request: Request) 
 }
 
 /**
- * An absolute `http(s)` URL whose path holds only characters the URL parser leaves as they are
- * (every URL a `Request` hands over is serialized already): the path is then cut out of the string.
+ * An absolute `http(s)` URL, or a request target starting with `/`, whose path holds only
+ * characters the URL parser leaves as they are (every URL a `Request` hands over is serialized
+ * already): the path is then cut out of the string.
  */
-const PLAIN_URL = /^https?:\/\/[^/?#\\]*(\/[\w\-.~!$&'()*+,;=:@%/]*)(?:[?#]|$)/;
+const PLAIN_URL = /^(?:https?:\/\/[^/?#\\]*)?(\/[\w\-.~!$&'()*+,;=:@%/]*)(?:[?#]|$)/;
 
 /** The path of a request URL, as `new URL(url).pathname` reads it, without parsing the common case. */
 function pathnameOf(url: string): string {
-  return PLAIN_URL.exec(url)?.[1] ?? new URL(url).pathname;
+  return PLAIN_URL.exec(url)?.[1] ?? new URL(url, "http://localhost").pathname;
 }
 
 async function serve(
   operation: AnyOperation,
-  request: Request,
+  request: PlainRequest,
   raw: Readonly<Record<string, string>>,
   options: HandlerOptions,
-): Promise<Response> {
+): Promise<PlainAnswer> {
   const { caller, limitHeaders } = await admit(operation, request, options);
   const params: Record<string, unknown> = {};
   for (const name in raw) params[name] = decodeSegment(name, raw[name] as string);
@@ -130,7 +147,7 @@ function queryOf(url: string): Record<string, unknown> {
  */
 async function admit(
   operation: AnyOperation,
-  request: Request,
+  request: PlainRequest,
   options: HandlerOptions,
 ): Promise<{ caller: Caller | null; limitHeaders: Record<string, string> }> {
   try {
@@ -140,22 +157,21 @@ async function admit(
     if (operation.access.authenticated && !caller) throw unauthorized();
     return { caller, limitHeaders };
   } catch (error) {
-    // Cancelling an unread stream only drops it; a locked or absent one has nothing to cancel.
-    if (request.body && !request.body.locked) request.body.cancel().catch(() => {});
+    request.discardBody();
     throw error;
   }
 }
 
 async function callerOf(
-  request: Request,
+  request: PlainRequest,
   options: HandlerOptions,
   address: string | undefined,
 ): Promise<Caller | null> {
   if (options.authenticateRequest) {
-    const hosted = await options.authenticateRequest(request);
+    const hosted = await options.authenticateRequest(request.request());
     if (hosted) return hosted;
   }
-  const header = request.headers.get("authorization");
+  const header = request.header("authorization");
   if (!header) return null;
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
   // Checked before the token is looked up, so that a blocked guesser learns nothing more.
@@ -166,12 +182,12 @@ async function callerOf(
   throw unauthorized(token ? "The token is not valid" : 'The Authorization header must be "Bearer <token>"');
 }
 
-async function readJson(request: Request, maxBytes: number): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
+async function readJson(request: PlainRequest, maxBytes: number): Promise<unknown> {
+  const declared = Number(request.header("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const bytes = await readLimited(request, maxBytes);
   if (bytes.length === 0) return undefined;
-  const type = request.headers.get("content-type");
+  const type = request.header("content-type");
   if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
     throw new DocsbaseError("unsupported_media_type", `body: expected application/json, got ${type}`);
   }
@@ -183,9 +199,8 @@ async function readJson(request: Request, maxBytes: number): Promise<unknown> {
 }
 
 /** Reads the body, stopping as soon as it passes the limit (Content-Length may be absent or false). */
-function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (!request.body) return Promise.resolve(new Uint8Array());
-  return readCapped(request.body, maxBytes, {
+function readLimited(request: PlainRequest, maxBytes: number): Promise<Uint8Array> {
+  return request.readBody(maxBytes, {
     tooLarge: () => tooLarge(maxBytes),
     // The client went away or timed out mid-body: its fault, not a server error.
     readError: (error) => badRequest(`body: could not be read (${(error as Error).message})`),
@@ -195,36 +210,33 @@ function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
 const tooLarge = (maxBytes: number) =>
   new DocsbaseError("payload_too_large", `body: larger than the limit of ${maxBytes} bytes`);
 
-/**
- * The response of an outcome, its headers a plain object of lower-case names: no `Headers` is built
- * on the way (Node's server adapter writes a plain object as it is, and builds one otherwise).
- */
-function render(outcome: Outcome, limitHeaders: Readonly<Record<string, string>>): Response {
+/** The answer of an outcome, its headers a plain object of lower-case names. */
+function render(outcome: Outcome, limitHeaders: Readonly<Record<string, string>>): PlainAnswer {
   const headers: Record<string, string> = {};
   for (const name in outcome.headers) headers[name.toLowerCase()] = outcome.headers[name] as string;
   for (const name in limitHeaders) headers[name] = limitHeaders[name] as string;
   if (outcome.body === undefined || outcome.status === 204 || outcome.status === 205) {
-    return new Response(null, { status: outcome.status, headers });
+    return { status: outcome.status, headers, body: null };
   }
   headers["content-type"] = JSON_TYPE;
   const location = (outcome.body as { urls?: { location?: unknown } }).urls?.location;
   if (outcome.status === 201 && typeof location === "string" && headers.location === undefined) {
     headers.location = location;
   }
-  return new Response(JSON.stringify(outcome.body), { status: outcome.status, headers });
+  return { status: outcome.status, headers, body: JSON.stringify(outcome.body) };
 }
 
-function renderError(error: unknown, request: Request, options: HandlerOptions): Response {
+function renderError(error: unknown, request: PlainRequest, options: HandlerOptions): PlainAnswer {
   if (isDocsbaseError(error) && error.code === "unavailable") {
     // The storage is down or overloaded (a cause): the operator hears of it. Either way the client
     // is told to come back.
-    if (error.cause !== undefined) (options.onError ?? defaultOnError)(error, request);
-    return errorResponse(503, error.message, { "retry-after": "1" });
+    if (error.cause !== undefined) (options.onError ?? defaultOnError)(error, request.request());
+    return errorAnswer(503, error.message, { "retry-after": "1" });
   }
-  if (isDocsbaseError(error)) return errorResponse(STATUS_OF[error.code], error.message);
-  if (error instanceof RateLimitedError) return errorResponse(429, error.message, error.headers);
-  (options.onError ?? defaultOnError)(error, request);
-  return errorResponse(500, "Internal server error");
+  if (isDocsbaseError(error)) return errorAnswer(STATUS_OF[error.code], error.message);
+  if (error instanceof RateLimitedError) return errorAnswer(429, error.message, error.headers);
+  (options.onError ?? defaultOnError)(error, request.request());
+  return errorAnswer(500, "Internal server error");
 }
 
 function defaultOnError(error: unknown, request: Request) {

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { type PlainRequest, plainRequest } from "./plain.js";
 
 /** At most `limit` events per key in each window of `windowMs` (fixed windows, opened by a key's first event). */
 export interface Limit {
@@ -168,17 +169,23 @@ export interface ClientAddressOptions {
 /**
  * The address a request comes from: from `X-Forwarded-For` when `trustProxy` says how many proxies
  * (`true`: one) stand in front and append to it, the entry the nearest trusted proxy saw; else from
- * `clientAddress` (the socket's peer in the standalone server). Without either, undefined.
+ * the address the runtime hands over with the request (the socket's peer in the standalone server),
+ * or `clientAddress`. Without any, undefined.
  */
-export function clientAddressOf(request: Request, options: ClientAddressOptions): string | undefined {
+export function clientAddressOf(
+  request: Request | PlainRequest,
+  options: ClientAddressOptions,
+): string | undefined {
+  const plain = "headers" in request ? plainRequest(request) : request;
   const hops = options.trustProxy === true ? 1 : options.trustProxy || 0;
   if (hops > 0) {
-    const forwarded = (request.headers.get("x-forwarded-for") ?? "")
+    const forwarded = (plain.header("x-forwarded-for") ?? "")
       .split(",")
       .map((entry) => entry.trim())
       .filter(Boolean);
     const entry = forwarded[Math.max(0, forwarded.length - hops)];
     if (entry) return entry;
   }
-  return options.clientAddress?.(request) || undefined;
+  // The runtime's own address (the socket's peer under `docsbase serve`), else the host's hook.
+  return plain.address || options.clientAddress?.(plain.request()) || undefined;
 }

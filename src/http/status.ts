@@ -1,4 +1,5 @@
 import type { ErrorCode } from "../core/shared/errors.js";
+import type { PlainAnswer } from "./plain.js";
 
 /** The one table from core error codes to HTTP statuses (STYLE.md, rule 5). */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -15,11 +16,15 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   unavailable: 503,
 };
 
-/** The reference error body: `{"error": {"code": <status>, "message": "..."}}`. */
-export function errorResponse(
+/** The reference error body, `{"error": {"code": <status>, "message": "..."}}`, as an answer. */
+export function errorAnswer(
   status: number,
   message: string,
   headers: Record<string, string> = {},
-): Response {
-  return Response.json({ error: { code: status, message } }, { status, headers });
+): PlainAnswer {
+  return {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ error: { code: status, message } }),
+  };
 }

@@ -44,7 +44,7 @@ export async function bundleScript(entry: string, name: string): Promise<BuiltSc
       outExtension: () => ({ js: ".mjs" }),
       format: ["esm"],
       target: "es2022",
-      external: ["@hono/node-server", "better-sqlite3", "pg"],
+      external: ["better-sqlite3", "pg"],
       tsconfig: join(root, "tsconfig.build.json"),
       dts: false,
       sourcemap: false,

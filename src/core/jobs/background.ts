@@ -69,14 +69,14 @@ export function backgroundJobs(world: World, handlers: JobHandlers, options: Job
     /** Runs the jobs due now and resolves with how many ran (`docsbase.runJobs()`). */
     run: () => track(drain()),
     /**
-     * Wraps a fetch handler: after a request that queued a job due now, hands a drain to the
+     * Wraps a request handler (a fetch handler, or the runtime-neutral one): after a request that queued a job due now, hands a drain to the
      * platform's `waitUntil`. A second argument without `waitUntil` (a Worker's `env`, Node's
      * server bindings) is ignored: the host then drains on its own schedule.
      */
-    fetch(
-      handler: (request: Request) => Promise<Response>,
-      onError: (error: unknown, request: Request) => void,
-    ): (request: Request, context?: BackgroundContext) => Promise<Response> {
+    fetch<In, Out>(
+      handler: (request: In) => Promise<Out>,
+      onError: (error: unknown, request: In) => void,
+    ): (request: In, context?: BackgroundContext) => Promise<Out> {
       return async (request, context) => {
         const before = queuedDue;
         const response = await handler(request);
