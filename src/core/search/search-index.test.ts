@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom as generator } from "../../../test/support/crash-workload.js";
 import { indexContents } from "../../../test/support/index-contents.js";
 import { minisearchOracle, ORACLE_OPTIONS } from "../../../test/support/minisearch-oracle.js";
 import type { ContentDiff, FullContent } from "../content/revisions.js";
@@ -29,17 +30,6 @@ function versionsOf(pages: readonly { page: string; title: string; markdown: str
 function indexOf(pages: readonly { page: string; title: string; markdown: string }[]) {
   const content = { record: { id: "r" }, pages: versionsOf(pages) } as unknown as FullContent;
   return buildSearchIndex(world(), content);
-}
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function generator(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const VOCABULARY = (
