@@ -1,3 +1,4 @@
+import { seededRandom as seeded } from "../../../test/support/crash-workload.js";
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import type { DerivedCache } from "../shared/cache.js";
@@ -8,14 +9,6 @@ import { NodeStore, mapConflicts, mapEntries, mapMerge, mapUpdate, treeNodesTabl
  * (one canonical shape per set of entries), including when the merge shrinks a branch back to a
  * leaf or grows a leaf into a branch, at one level or several.
  */
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 type Entries = Map<string, string>;
 

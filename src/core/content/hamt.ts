@@ -160,6 +160,18 @@ interface Pending {
   readonly hash: number;
 }
 
+/** Pending changes by the slot their key takes at `level`. */
+function groupBySlot(pending: readonly Pending[], level: number): Map<number, Pending[]> {
+  const groups = new Map<number, Pending[]>();
+  for (const change of pending) {
+    const slot = slotOf(change.hash, level);
+    const group = groups.get(slot);
+    if (group) group.push(change);
+    else groups.set(slot, [change]);
+  }
+  return groups;
+}
+
 async function update(store: NodeStore, root: string, changes: Pending[], level: number): Promise<Built> {
   const node = root ? await store.get(root) : undefined;
   if (!node?.slots) {
@@ -170,13 +182,7 @@ async function update(store: NodeStore, root: string, changes: Pending[], level:
     }
     return build(store, [...entries].sort(byKey), level);
   }
-  const groups = new Map<number, Pending[]>();
-  for (const change of changes) {
-    const slot = slotOf(change.hash, level);
-    const group = groups.get(slot) ?? [];
-    group.push(change);
-    groups.set(slot, group);
-  }
+  const groups = groupBySlot(changes, level);
   const slots = [...node.slots];
   let count = node.count ?? 0;
   await Promise.all(
@@ -344,13 +350,7 @@ async function merge(
   const [nb, no, nt] = await Promise.all([nodeOf(store, b), nodeOf(store, o), nodeOf(store, t)]);
   const predicted = sizeOf(no) + sizeOf(nt) - sizeOf(nb);
   if (nb?.slots && no?.slots && nt?.slots) {
-    const groups = new Map<number, Pending[]>();
-    for (const entry of decided) {
-      const slot = slotOf(entry.hash, level);
-      const group = groups.get(slot) ?? [];
-      group.push(entry);
-      groups.set(slot, group);
-    }
+    const groups = groupBySlot(decided, level);
     const children = await Promise.all(
       nb.slots.map((child, slot) =>
         merge(store, child, no.slots![slot] ?? "", nt.slots![slot] ?? "", groups.get(slot) ?? [], level + 1),

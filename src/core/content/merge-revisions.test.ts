@@ -1,3 +1,4 @@
+import { seededRandom as seeded } from "../../../test/support/crash-workload.js";
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import { sequencesTable } from "../shared/sequence.js";
@@ -21,14 +22,6 @@ import {
  * histories (edits, renames, moves, deletions and creations on both sides, some colliding) both
  * must find the same conflicts or the same merged trees, root hash for root hash.
  */
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 type Pages = Map<string, PageVersionRecord>;
 type Files = Map<string, FileVersionRecord>;
