@@ -15,3 +15,27 @@ export function indexContents(index: SearchIndex) {
   }
   return { documents: index.postings.documentCount, terms: index.postings.termCount, words };
 }
+
+/** A hit as a test compares it: pages, sections and scores to `digits` significant digits, words sorted. */
+interface ComparedHit {
+  readonly page: string;
+  readonly score: number;
+  readonly sections: readonly {
+    readonly section: number;
+    readonly score: number;
+    readonly terms: readonly string[];
+  }[];
+}
+
+/** Search hits as plain values to compare, scores rounded to `digits` significant digits. */
+export function comparableHits(hits: readonly ComparedHit[], digits: number) {
+  return hits.map((hit) => ({
+    page: hit.page,
+    score: Number(hit.score.toPrecision(digits)),
+    sections: hit.sections.map((section) => ({
+      section: section.section,
+      score: Number(section.score.toPrecision(digits)),
+      terms: [...section.terms].sort(),
+    })),
+  }));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indexContents } from "../../../test/support/index-contents.js";
+import { comparableHits, indexContents } from "../../../test/support/index-contents.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { commitRevision, requireRevision, type FullContent, type Revision } from "../content/revisions.js";
 import type { PageVersionRecord } from "../content/tables.js";
@@ -81,18 +81,7 @@ function snapshot(index: SearchIndex, content: FullContent) {
   return {
     contents: indexContents(index),
     results: Object.fromEntries(
-      queries.map((query) => [
-        query,
-        searchPages(index, query).map((hit) => ({
-          page: hit.page,
-          score: Number(hit.score.toPrecision(10)),
-          sections: hit.sections.map((section) => ({
-            section: section.section,
-            score: Number(section.score.toPrecision(10)),
-            terms: [...section.terms].sort(),
-          })),
-        })),
-      ]),
+      queries.map((query) => [query, comparableHits(searchPages(index, query), 10)]),
     ),
   };
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom as generator } from "../../../test/support/crash-workload.js";
-import { indexContents } from "../../../test/support/index-contents.js";
+import { comparableHits, indexContents } from "../../../test/support/index-contents.js";
 import { minisearchOracle, ORACLE_OPTIONS } from "../../../test/support/minisearch-oracle.js";
 import type { ContentDiff, FullContent } from "../content/revisions.js";
 import type { PageVersionRecord, RevisionRecord } from "../content/tables.js";
 import type { World } from "../shared/world.js";
-import { applyDiff, buildSearchIndex, searchPages, type PageHit } from "./search-index.js";
+import { applyDiff, buildSearchIndex, searchPages } from "./search-index.js";
 
 /**
  * The index against minisearch configured and queried as search was before it (the oracle, see
@@ -105,17 +105,8 @@ const QUERIES = [
 ];
 
 /** Hits with scores rounded, and matched words sorted (their order is the engine's). */
-function comparable(hits: readonly PageHit[] | ReturnType<ReturnType<typeof minisearchOracle>["search"]>) {
-  return hits.map((hit) => ({
-    page: hit.page,
-    score: Number(hit.score.toPrecision(12)),
-    sections: hit.sections.map((section) => ({
-      section: section.section,
-      score: Number(section.score.toPrecision(12)),
-      terms: [...section.terms].sort(),
-    })),
-  }));
-}
+/** Hits as compared with the oracle's: scores to 12 significant digits. */
+const comparable = (hits: Parameters<typeof comparableHits>[0]) => comparableHits(hits, 12);
 
 describe("the search index against minisearch", () => {
   const pages = corpus(11, 300);
