@@ -1,10 +1,12 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerFailure, answerNode, NodeRequest } from "../src/cli/node-http.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { answerFailure, AnswerWriter, answerNode, NodeRequest } from "../src/cli/node-http.js";
 import { startServer } from "../src/cli/serve.js";
 import { type DocsbaseOptions, requestHandlerOf } from "../src/docsbase.js";
 import { DOT_SEGMENT_MESSAGE } from "../src/http/paths.js";
+import { anyCaller, defineModule, defineOperation } from "../src/index.js";
 import { createTestDocsbase, type TestDocsbase } from "../src/testing/double.js";
 
 /**
@@ -242,6 +244,79 @@ describe("answerNode", () => {
   });
 });
 
+describe("AnswerWriter", () => {
+  /** A server whose listener hands each answer to `writer` and records what happened when. */
+  async function withWriter(
+    writer: AnswerWriter,
+    answerOf: (path: string) => Parameters<AnswerWriter["answer"]>[2],
+    run: (base: string, events: string[]) => Promise<void>,
+  ) {
+    const events: string[] = [];
+    const stub = createServer((incoming, outgoing) => {
+      const path = incoming.url ?? "";
+      writer.answer(incoming, outgoing, answerOf(path), () => events.push(`done ${path}`));
+      // Held to the end of the turn: nothing is sent yet.
+      events.push(`queued ${path}, sent: ${outgoing.headersSent}`);
+    });
+    await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
+    try {
+      await run(`http://127.0.0.1:${(stub.address() as AddressInfo).port}`, events);
+    } finally {
+      stub.closeAllConnections();
+      await new Promise((resolve) => stub.close(resolve));
+    }
+  }
+
+  it("writes an answer after the turn it came in, then runs its done", async () => {
+    const writer = new AnswerWriter();
+    await withWriter(
+      writer,
+      (path) => ({ status: 200, headers: { "content-type": "text/plain" }, body: `at ${path}` }),
+      async (base, events) => {
+        const answers = await Promise.all(["/a", "/b", "/c"].map((path) => fetch(`${base}${path}`)));
+        expect(await Promise.all(answers.map((answer) => answer.text()))).toEqual([
+          "at /a",
+          "at /b",
+          "at /c",
+        ]);
+        for (const path of ["/a", "/b", "/c"]) {
+          expect(events.indexOf(`queued ${path}, sent: false`)).toBeGreaterThanOrEqual(0);
+          expect(events.indexOf(`done ${path}`)).toBeGreaterThan(
+            events.indexOf(`queued ${path}, sent: false`),
+          );
+        }
+      },
+    );
+  });
+
+  it("answers 500 when Node refuses an answer, and still runs its done", async () => {
+    const writer = new AnswerWriter();
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await withWriter(
+        writer,
+        (path) =>
+          path === "/refused"
+            ? { status: 200, headers: { "x-broken": "one\ntwo" }, body: "never sent" }
+            : { status: 200, headers: {}, body: "fine" },
+        async (base, events) => {
+          const refused = await fetch(`${base}/refused`);
+          expect([refused.status, await refused.json()]).toEqual([
+            500,
+            { error: { code: 500, message: "Internal server error" } },
+          ]);
+          expect(events).toContain("done /refused");
+          // The writer goes on answering.
+          expect(await (await fetch(`${base}/next`)).text()).toBe("fine");
+        },
+      );
+      expect(logged).toHaveBeenCalledWith("docsbase: the request handler failed", expect.any(TypeError));
+    } finally {
+      logged.mockRestore();
+    }
+  });
+});
+
 describe("docsbase serve's listener", () => {
   it("answers 400 with the standard body to a target the URL parser refuses", async () => {
     const server = await startServer({ port: 0, host: "127.0.0.1", db: "", memory: true, log: () => {} });
@@ -261,5 +336,44 @@ describe("docsbase serve's listener", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("writes the answer of a request in flight before it closes", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const slow = defineOperation({
+      id: "slowThing",
+      method: "get",
+      path: "/slow-thing",
+      tag: "test",
+      summary: "Answers once the test lets it",
+      access: anyCaller,
+      response: z.object({ finished: z.boolean() }),
+      async run() {
+        entered();
+        await gate;
+        return { finished: true };
+      },
+    });
+    const server = await startServer({
+      port: 0,
+      host: "127.0.0.1",
+      db: "",
+      memory: true,
+      log: () => {},
+      modules: [defineModule({ name: "slow", tables: [], operations: { slowThing: slow } })],
+      adminToken: "dbt_node_path_operator_token",
+    });
+    const answer = fetch(`${server.url}/v1/slow-thing`, {
+      headers: { authorization: "Bearer dbt_node_path_operator_token" },
+    });
+    await inside;
+    const closed = server.close();
+    release();
+    const response = await answer;
+    expect([response.status, await response.json()]).toEqual([200, { finished: true }]);
+    await closed;
   });
 });

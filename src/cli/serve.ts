@@ -7,10 +7,9 @@ import type { ResourceModule } from "../core/module.js";
 import { libreTranslate } from "../core/translations/libretranslate.js";
 import { createDocsbase, type Docsbase, requestHandlerOf, type RequestHandler } from "../docsbase.js";
 import { DOT_SEGMENT_MESSAGE, hasDotSegment } from "../http/paths.js";
-import type { PlainAnswer } from "../http/plain.js";
 import type { RateLimitOptions } from "../http/rate-limit.js";
 import { errorAnswer } from "../http/status.js";
-import { answerFailure, answerNode, NodeRequest } from "./node-http.js";
+import { AnswerWriter, NodeRequest } from "./node-http.js";
 
 export interface ServeOptions {
   readonly port: number;
@@ -110,28 +109,33 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let drained: (() => void) | undefined;
   // docsbase tracks the drain it hands over and waits for it on close: nothing to keep here.
   const background = { waitUntil: () => {} };
-  const handle = async (request: NodeRequest): Promise<PlainAnswer> => {
-    // The handler judges the target as sent too, but one the URL parser rewrote reaches it resolved.
-    if (hasDotSegment(request.incoming.url ?? "")) return errorAnswer(400, DOT_SEGMENT_MESSAGE);
-    if (closing) return errorAnswer(503, "The server is shutting down", { connection: "close" });
-    inFlight++;
-    try {
-      return await handler!(request, background);
-    } finally {
-      if (--inFlight === 0) drained?.();
-    }
+  const answers = new AnswerWriter();
+  // A request counts until its answer is written: the writer holds answers to the end of the turn.
+  const written = () => {
+    if (--inFlight === 0) drained?.();
   };
   const listener = (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    inFlight++;
     let request: NodeRequest;
     try {
       request = new NodeRequest(incoming);
     } catch {
-      answerNode(incoming, outgoing, errorAnswer(400, "Malformed request target"));
+      answers.answer(incoming, outgoing, errorAnswer(400, "Malformed request target"), written);
       return;
     }
-    handle(request).then(
-      (answer) => answerNode(incoming, outgoing, answer),
-      (error: unknown) => answerFailure(outgoing, error),
+    // The handler judges the target as sent too, but one the URL parser rewrote reaches it resolved.
+    const refusal = hasDotSegment(incoming.url ?? "")
+      ? errorAnswer(400, DOT_SEGMENT_MESSAGE)
+      : closing
+        ? errorAnswer(503, "The server is shutting down", { connection: "close" })
+        : undefined;
+    if (refusal) {
+      answers.answer(incoming, outgoing, refusal, written);
+      return;
+    }
+    handler!(request, background).then(
+      (answer) => answers.answer(incoming, outgoing, answer, written),
+      (error: unknown) => answers.fail(outgoing, error, written),
     );
   };
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
