@@ -6,6 +6,7 @@ import { answerFailure, AnswerWriter, answerNode, NodeRequest } from "../src/cli
 import { startServer } from "../src/cli/serve.js";
 import { type DocsbaseOptions, requestHandlerOf } from "../src/docsbase.js";
 import { DOT_SEGMENT_MESSAGE } from "../src/http/paths.js";
+import type { PlainAnswer } from "../src/http/plain.js";
 import { anyCaller, defineModule, defineOperation } from "../src/index.js";
 import { createTestDocsbase, type TestDocsbase } from "../src/testing/double.js";
 
@@ -248,7 +249,7 @@ describe("AnswerWriter", () => {
   /** A server whose listener hands each answer to `writer` and records what happened when. */
   async function withWriter(
     writer: AnswerWriter,
-    answerOf: (path: string) => Parameters<AnswerWriter["answer"]>[2],
+    answerOf: (path: string) => PlainAnswer,
     run: (base: string, events: string[]) => Promise<void>,
   ) {
     const events: string[] = [];
@@ -295,7 +296,7 @@ describe("AnswerWriter", () => {
     try {
       await withWriter(
         writer,
-        (path) =>
+        (path): PlainAnswer =>
           path === "/refused"
             ? { status: 200, headers: { "x-broken": "one\ntwo" }, body: "never sent" }
             : { status: 200, headers: {}, body: "fine" },
