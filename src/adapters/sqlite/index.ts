@@ -16,6 +16,7 @@ import {
   selectList,
   upsert,
 } from "./sql.js";
+import { RecordCache } from "./record-cache.js";
 
 export type { OwnedSqliteDatabase, SqliteDatabase, SqliteStatement, SqliteValue } from "./driver.js";
 
@@ -23,18 +24,35 @@ export type { OwnedSqliteDatabase, SqliteDatabase, SqliteStatement, SqliteValue 
  * Options of {@link sqliteStorage}: a database file to open with better-sqlite3 (Node), or an
  * open connection of any driver that fits {@link SqliteDatabase}, which the caller owns.
  */
-export type SqliteStorageOptions =
-  { filename: string; busyTimeoutMs?: number } | { database: SqliteDatabase };
+export type SqliteStorageOptions = (
+  { filename: string; busyTimeoutMs?: number } | { database: SqliteDatabase }
+) & {
+  /**
+   * Bytes of records (counted as JSON text) kept parsed between transactions, so that point reads
+   * need no statement (see `record-cache.ts`); 0 keeps none. Default {@link DEFAULT_RECORD_CACHE_BYTES}.
+   */
+  recordCacheBytes?: number;
+};
+
+/** The default of {@link SqliteStorageOptions.recordCacheBytes}: 16 MiB. */
+export const DEFAULT_RECORD_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** One lock per connection and per file, so storages on one file queue here, not in SQLite's busy wait. */
 const connectionLocks = new WeakMap<SqliteDatabase, Mutex>();
 const fileLocks = new Map<string, Mutex>();
+/**
+ * One record cache per connection: storages sharing a passed-in connection share it, since their
+ * writes to each other do not move `data_version` (only other connections' do).
+ */
+const connectionRecords = new WeakMap<SqliteDatabase, RecordCache>();
 
 /** An open connection with what the adapter keeps beside it. */
 interface Connection {
   readonly db: SqliteDatabase;
   readonly lock: Mutex;
   readonly statements: Map<string, Prepared>;
+  /** Records read by key, kept between transactions; none when the budget is 0. */
+  readonly records: RecordCache | undefined;
   readonly close?: () => unknown;
 }
 
@@ -87,46 +105,62 @@ async function connect(options: SqliteStorageOptions): Promise<Connection> {
     const lock = (file ? fileLocks.get(file) : connectionLocks.get(db)) ?? new Mutex();
     if (file) fileLocks.set(file, lock);
     else connectionLocks.set(db, lock);
-    return { db, lock, statements: new Map(), ...(owned ? { close: () => owned.close() } : {}) };
+    const budget = options.recordCacheBytes ?? DEFAULT_RECORD_CACHE_BYTES;
+    let records = connectionRecords.get(db);
+    if (!records && budget > 0) connectionRecords.set(db, (records = new RecordCache(budget)));
+    return {
+      db,
+      lock,
+      statements: new Map(),
+      records,
+      ...(owned ? { close: () => owned.close() } : {}),
+    };
   } catch (error) {
     owned?.close();
     throw error;
   }
 }
 
-/** `BEGIN`, `BEGIN IMMEDIATE` or `COMMIT`, prepared once per connection. */
-function controlStatement({ db, statements }: Connection, sql: string): SqliteStatement {
+/**
+ * The statement of `sql`, prepared once per connection; a reading one has its rows read as their
+ * one column `name` (plucked when the driver can).
+ */
+function prepared({ db, statements }: Connection, sql: string, name?: string): Prepared {
   let found = statements.get(sql);
   if (!found) {
-    found = { statement: db.prepare(sql), first: (row) => row };
+    const statement = db.prepare(sql);
+    // Only statements that return rows may be plucked.
+    found =
+      name && statement.pluck
+        ? { statement: statement.pluck(), first: (row) => row }
+        : { statement, first: (row) => (row as Record<string, unknown>)[name as string] };
     statements.set(sql, found);
   }
-  return found.statement;
+  return found;
+}
+
+/** `PRAGMA data_version`: changes whenever another connection commits to the file. */
+function dataVersion(connection: Connection): unknown {
+  const { statement, first } = prepared(connection, "PRAGMA data_version", "data_version");
+  return first(statement.get());
 }
 
 /** Reads and writes on the connection; the SQL transaction around them is `transaction`'s. */
-function operations({ db, statements }: Connection): DirectTransaction {
-  /** The statement of `sql`, prepared once; a reading one has its rows read as their one column `name`. */
-  const prepared = (sql: string, name?: string): Prepared => {
-    let found = statements.get(sql);
-    if (!found) {
-      const statement = db.prepare(sql);
-      // Only statements that return rows may be plucked.
-      found =
-        name && statement.pluck
-          ? { statement: statement.pluck(), first: (row) => row }
-          : { statement, first: (row) => (row as Record<string, unknown>)[name as string] };
-      statements.set(sql, found);
-    }
-    return found;
-  };
-  const column = (sql: string, name = "doc") => prepared(sql, name);
-  const write = (sql: string) => prepared(sql).statement;
+function operations(connection: Connection): DirectTransaction {
+  const { records } = connection;
+  const column = (sql: string, name = "doc") => prepared(connection, sql, name);
+  const write = (sql: string) => prepared(connection, sql).statement;
   return {
     async get(table, key) {
+      const kept = records?.get(table.name, key);
+      if (kept) return kept;
       const { statement, first } = column(selectDoc(table));
       const row = statement.get(key);
-      return row == null ? undefined : JSON.parse(first(row) as string);
+      if (row == null) return undefined;
+      const text = first(row) as string;
+      const record = JSON.parse(text);
+      records?.set(table.name, key, record, text);
+      return record;
     },
     async list(table, query) {
       const { sql, params } = selectList(table, query);
@@ -139,9 +173,11 @@ function operations({ db, statements }: Connection): DirectTransaction {
       return Number(first(statement.get(...params)));
     },
     async put(table, key, json) {
+      records?.forget(table.name, key);
       write(upsert(table)).run(key, json);
     },
     async delete(table, key) {
+      records?.forget(table.name, key);
       return Number(write(remove(table)).run(key).changes) > 0;
     },
   };
@@ -210,14 +246,25 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
     },
     async transaction(mode, body) {
       const { connection, tx } = open ?? (await ready());
-      return connection.lock.run(() =>
-        transact(
-          connection.db,
-          mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN",
-          () => body(tx),
-          (sql) => controlStatement(connection, sql).run(),
-        ),
-      );
+      const { records } = connection;
+      const run = (sql: string) => prepared(connection, sql).statement.run();
+      return connection.lock.run(async () => {
+        try {
+          return await transact(
+            connection.db,
+            mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN",
+            () => {
+              // Read inside the transaction, it also opens its snapshot: what is kept is checked
+              // against the state every later read of the transaction sees.
+              if (records) records.validate(dataVersion(connection));
+              return body(tx);
+            },
+            run,
+          );
+        } finally {
+          records?.settle();
+        }
+      });
     },
     async close() {
       const connection = open?.connection ?? (await opening?.catch(() => undefined));

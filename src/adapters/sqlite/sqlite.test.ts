@@ -19,6 +19,9 @@ storageContract("sqlite file", () => sqliteStorage({ filename: (file = nextFile(
   reopen: () => sqliteStorage({ filename: file }),
 });
 storageContract("sqlite :memory:", () => sqliteStorage({ filename: ":memory:" }));
+storageContract("sqlite file without a record cache", () =>
+  sqliteStorage({ filename: (file = nextFile()), recordCacheBytes: 0 }),
+);
 
 /** Connections passed in as `database` stay open on `close()`: the test closes them. */
 const passedIn: { close(): unknown }[] = [];
@@ -187,6 +190,145 @@ describe("sqlite adapter", () => {
       storage.init({ tables: [{ name: "docsbase_meta", key: "id", indexes: {} }] }),
     ).rejects.toThrow();
     await storage.close();
+  });
+});
+
+describe("sqlite adapter's record cache", () => {
+  /** A storage on a new file whose `get` statements are counted (better-sqlite3 underneath). */
+  async function counted(options: { recordCacheBytes?: number } = {}) {
+    const filename = nextFile();
+    const db = keep(new Database(filename));
+    let reads = 0;
+    const database: SqliteDatabase = {
+      prepare(sql) {
+        const statement = db.prepare(sql);
+        if (!sql.startsWith("SELECT doc FROM")) return statement;
+        return {
+          all: (...params) => statement.all(...params),
+          get: (...params) => (reads++, statement.get(...params)),
+          run: (...params) => statement.run(...params),
+        };
+      },
+      exec: (sql) => db.exec(sql),
+    };
+    const storage = sqliteStorage({ database, ...options });
+    await storage.init(contractSchema);
+    return { storage, filename, reads: () => reads };
+  }
+
+  it("reads a record by key once, then hands out the same frozen record", async () => {
+    const { storage, reads } = await counted();
+    await storage.write((tx) => tx.put(items, { id: "a", rank: 1, tags: ["x"] }));
+    const first = await storage.read((tx) => tx.get(items, "a"));
+    const again = await storage.read((tx) => tx.get(items, "a"));
+    expect(reads()).toBe(1);
+    expect(again).toBe(first);
+    expect(again).toEqual({ id: "a", rank: 1, tags: ["x"] });
+    expect(Object.isFrozen(again)).toBe(true);
+    expect(() => (again as unknown as { tags: string[] }).tags.push("y")).toThrow(TypeError);
+  });
+
+  it("reads again what a write transaction put or deleted, committed or rolled back", async () => {
+    const { storage, reads } = await counted();
+    await storage.write((tx) => tx.put(items, { id: "a", rank: 1 }));
+    await storage.read((tx) => tx.get(items, "a"));
+    await storage.write((tx) => tx.put(items, { id: "a", rank: 2 }));
+    expect(await storage.read((tx) => tx.get(items, "a"))).toEqual({ id: "a", rank: 2 });
+    // Read inside the transaction that wrote it, then rolled back: the old record is read again.
+    const failed = storage.write(async (tx) => {
+      await tx.put(items, { id: "a", rank: 3 });
+      expect(await tx.get(items, "a")).toEqual({ id: "a", rank: 3 });
+      throw new Error("changed my mind");
+    });
+    await expect(failed).rejects.toThrow("changed my mind");
+    expect(await storage.read((tx) => tx.get(items, "a"))).toEqual({ id: "a", rank: 2 });
+    await storage.write((tx) => tx.delete(items, "a"));
+    expect(await storage.read((tx) => tx.get(items, "a"))).toBeUndefined();
+    // Every read above went to the file: after each write, and inside the failed transaction.
+    expect(reads()).toBe(5);
+  });
+
+  it("drops everything once another connection committed to the file", async () => {
+    const { storage, filename, reads } = await counted();
+    await storage.write(async (tx) => {
+      await tx.put(items, { id: "a", rank: 1 });
+      await tx.put(items, { id: "b", rank: 1 });
+    });
+    await storage.read(async (tx) => [await tx.get(items, "a"), await tx.get(items, "b")]);
+    expect(reads()).toBe(2);
+    // Another process, as far as this connection can tell: a connection of its own.
+    const other = keep(new Database(filename));
+    other.prepare(`UPDATE "items" SET doc = ? WHERE pk = ?`).run(JSON.stringify({ id: "a", rank: 9 }), "a");
+    const [a, b] = await storage.read(async (tx) => [await tx.get(items, "a"), await tx.get(items, "b")]);
+    expect([a, b]).toEqual([
+      { id: "a", rank: 9 },
+      { id: "b", rank: 1 },
+    ]);
+    expect(reads()).toBe(4);
+    // Nothing moved since: kept again.
+    await storage.read((tx) => tx.get(items, "a"));
+    expect(reads()).toBe(4);
+  });
+
+  it("sees the writes of another storage on the same file", async () => {
+    const filename = nextFile();
+    const one = sqliteStorage({ filename });
+    const two = sqliteStorage({ filename });
+    try {
+      await one.init(contractSchema);
+      await two.init(contractSchema);
+      await one.write((tx) => tx.put(items, { id: "a", rank: 1 }));
+      expect(await two.read((tx) => tx.get(items, "a"))).toEqual({ id: "a", rank: 1 });
+      await one.write((tx) => tx.put(items, { id: "a", rank: 2 }));
+      expect(await two.read((tx) => tx.get(items, "a"))).toEqual({ id: "a", rank: 2 });
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it("is shared by storages on one passed-in connection, whose writes do not move data_version", async () => {
+    const db = keep(new Database(nextFile()));
+    const one = sqliteStorage({ database: db });
+    const two = sqliteStorage({ database: db });
+    await one.init(contractSchema);
+    await two.init(contractSchema);
+    await one.write((tx) => tx.put(items, { id: "a", rank: 1 }));
+    expect(await two.read((tx) => tx.get(items, "a"))).toEqual({ id: "a", rank: 1 });
+    await one.write((tx) => tx.put(items, { id: "a", rank: 2 }));
+    expect(await two.read((tx) => tx.get(items, "a"))).toEqual({ id: "a", rank: 2 });
+    await one.close();
+    await two.close();
+  });
+
+  it("keeps no more than its budget, dropping the least recently read first", async () => {
+    const { storage, reads } = await counted({ recordCacheBytes: 800 });
+    const text = (id: string) => ({ id, rank: 0, text: "x".repeat(60) }); // about 90 bytes of JSON
+    await storage.write(async (tx) => {
+      for (let i = 0; i < 20; i++) await tx.put(items, text(`k${i}`));
+    });
+    const readAll = (ids: string[]) =>
+      storage.read(async (tx) => {
+        for (const id of ids) await tx.get(items, id);
+      });
+    await readAll(["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"]);
+    expect(reads()).toBe(8);
+    await readAll(["k0"]); // k0 is now the most recent
+    expect(reads()).toBe(8);
+    await readAll(["k8", "k9"]); // 10 records do not fit: k1 and k2, the oldest, go
+    expect(reads()).toBe(10);
+    await readAll(["k0", "k3", "k9"]);
+    expect(reads()).toBe(10);
+    await readAll(["k1"]);
+    expect(reads()).toBe(11);
+  });
+
+  it("keeps nothing with a budget of 0", async () => {
+    const { storage, reads } = await counted({ recordCacheBytes: 0 });
+    await storage.write((tx) => tx.put(items, { id: "a", rank: 1 }));
+    await storage.read((tx) => tx.get(items, "a"));
+    await storage.read((tx) => tx.get(items, "a"));
+    expect(reads()).toBe(2);
   });
 });
 

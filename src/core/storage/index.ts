@@ -23,3 +23,4 @@ export type {
 export { createStorage } from "./kit.js";
 export { checkQuery, compareTuples, indexFields, indexTuple } from "./order.js";
 export { Mutex } from "./mutex.js";
+export { deepFreeze } from "./view.js";

@@ -43,7 +43,8 @@ export function frozenCopy(record: object): StoredRecord {
   return deepFreeze(JSON.parse(JSON.stringify(record)) as StoredRecord);
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes `value` and everything it holds. */
+export function deepFreeze<T>(value: T): T {
   if (typeof value !== "object" || value === null) return value;
   for (const member of Object.values(value)) deepFreeze(member);
   return Object.freeze(value);
