@@ -77,7 +77,11 @@ export async function withSearchIndex<T>(
   return use(built);
 }
 
-/** Pages of `content` matching `query`, best first (see search-index.ts). */
+/**
+ * Every page of `content` matching `query`, best first, with its sections (see search-index.ts):
+ * for tests and small spaces; the search operations rank, then list the sections of the pages
+ * they show only, within {@link withSearchIndex}.
+ */
 export const searchRevision = (
   tx: ReadTransaction,
   world: World,

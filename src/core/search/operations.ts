@@ -9,8 +9,8 @@ import { pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import { spacePermissions } from "../spaces/permissions.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
-import { searchRevision } from "./live-index.js";
-import { excerpt, sectionsOf, type PageHit } from "./search-index.js";
+import { withSearchIndex } from "./live-index.js";
+import { excerpt, pageAt, pageHit, rankPages, sectionsOf, type PageHit } from "./search-index.js";
 
 /**
  * Search (SPEC.md, "Search results"): full text over page titles and sections, in one space or
@@ -21,6 +21,10 @@ import { excerpt, sectionsOf, type PageHit } from "./search-index.js";
  *   an excerpt of their text around the first match.
  * - Organization search lists spaces, the space with the best page first, each with its best
  *   {@link PAGES_PER_SPACE} pages (search the space itself for all of them).
+ *
+ * A query ranks every page it matches (typed arrays, see search-index.ts), and lists the sections
+ * of the pages it shows only, synchronously with the ranking (see live-index.ts): what it costs
+ * and allocates beyond the ranking follows `limit`, not the pages matched.
  */
 
 /** Pages listed per space in an organization search. */
@@ -103,10 +107,13 @@ export const searchSpaceContent = defineOperation({
   response: listOf(pageResultSchema),
   async run(scope, { query }) {
     const { space, content } = scope;
-    const hits = await searchRevision(scope.tx, scope, content, query.query);
-    const page = paginateSorted(hits, query, {
-      scope: `search:${space.id}:${query.query}`,
-      position: (hit) => [-hit.score, hit.page],
+    const page = await withSearchIndex(scope.tx, scope, content, (index) => {
+      const ranking = rankPages(index, query.query);
+      const window = paginateSorted(ranks(ranking.count), query, {
+        scope: `search:${space.id}:${query.query}`,
+        position: (rank) => [-ranking.scores[rank]!, pageAt(index, ranking, rank)],
+      });
+      return { ...window, items: window.items.map((rank) => pageHit(index, ranking, rank)) };
     });
     return {
       ...page,
@@ -135,9 +142,13 @@ export const searchOrganizationContent = defineOperation({
     for (const space of spaces) {
       if (!spacePermissions(await contentRole(tx, membership, space), space).view) continue;
       const content = await requireRevision(tx, scope, space.revision);
-      const hits = await searchRevision(tx, scope, content, query.query);
+      const hits = await withSearchIndex(tx, scope, content, (index) => {
+        const ranking = rankPages(index, query.query);
+        const shown = Math.min(ranking.count, PAGES_PER_SPACE);
+        return Array.from({ length: shown }, (_, rank) => pageHit(index, ranking, rank));
+      });
       if (hits.length === 0) continue;
-      found.push({ space, content, score: hits[0]!.score, hits: hits.slice(0, PAGES_PER_SPACE) });
+      found.push({ space, content, score: hits[0]!.score, hits });
     }
     found.sort((a, b) => b.score - a.score || (a.space.id < b.space.id ? -1 : 1));
     const page = paginateSorted(found, query, {
@@ -156,5 +167,12 @@ export const searchOrganizationContent = defineOperation({
     };
   },
 });
+
+/** The ranks 0 to `count` - 1: a ranking's pages as a list to page through. */
+function ranks(count: number): number[] {
+  const list = new Array<number>(count);
+  for (let rank = 0; rank < count; rank++) list[rank] = rank;
+  return list;
+}
 
 export const searchOperations = { searchSpaceContent, searchOrganizationContent };

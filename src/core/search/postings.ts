@@ -33,9 +33,8 @@ const D = 0.5;
 const K1 = K + 1;
 /** Term frequencies are kept in 16 bits; a word repeated more in one field counts this often. */
 const MAX_FREQUENCY = 0xffff;
-/** Flags of a document in a query: a match in its own fields, a match by a longer word. */
-const OWN = 1;
-const LONGER = 2;
+/** Flag of a document in a query: a match by a longer word. */
+const LONGER = 1;
 
 const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
 
@@ -94,19 +93,25 @@ export interface Match {
   readonly longer: boolean;
 }
 
-/** The documents a query matched, with their scores, in no particular order. */
+/**
+ * The documents a query matched, with their scores, in no particular order: the first `count`
+ * entries of `docs` and `scores`, which are the postings' scratch arrays, valid until the next
+ * query.
+ */
 export interface Matches {
   readonly count: number;
   readonly docs: Int32Array;
   readonly scores: Float64Array;
-  /**
-   * For the i-th document, from `i * stride`: bits of the matches (by their position in the
-   * query's groups, flattened) that it holds.
-   */
-  readonly held: Uint32Array;
-  readonly stride: number;
-  /** Whether the i-th document holds a match in its own title or text (not only its page's title). */
-  readonly own: Uint8Array;
+}
+
+/** One document scored for a query on its own (see {@link Postings.scoreDocument}). */
+export interface DocumentMatch {
+  /** As {@link Postings.search} scores it. */
+  readonly score: number;
+  /** Positions of the matches it holds, in the query's groups flattened, ascending. */
+  readonly held: readonly number[];
+  /** Whether it holds a match in its own title or text (not only in its page's title). */
+  readonly own: boolean;
 }
 
 /** Number of bits set in a 32-bit word. */
@@ -145,8 +150,8 @@ export class Postings {
   private flags = new Uint8Array(0);
   private counted = new Uint32Array(0);
   private touched = new Int32Array(0);
-  private holding = new Uint32Array(0);
   private listed = new Int32Array(0);
+  private scored = new Float64Array(0);
   private norms = new Float64Array(0);
   /** Changes with every addition and removal; {@link norms} are for this one. */
   private version = 0;
@@ -369,8 +374,8 @@ export class Postings {
     this.alive = new Uint8Array(capacity);
     this.touched = new Int32Array(capacity);
     this.listed = new Int32Array(capacity);
+    this.scored = new Float64Array(capacity);
     this.counted = new Uint32Array(0);
-    this.holding = new Uint32Array(0);
   }
 
   private nextStamp(): number {
@@ -386,11 +391,9 @@ export class Postings {
     this.groupSeen.fill(0);
   }
 
-  /** Scratch arrays for a query of `stride` and `heldStride` words of bits per document. */
-  private reserve(stride: number, heldStride: number) {
+  /** Scratch space for a query of `stride` words of bits per document. */
+  private reserve(stride: number) {
     if (this.counted.length < this.capacity * stride) this.counted = new Uint32Array(this.capacity * stride);
-    if (this.holding.length < this.capacity * heldStride)
-      this.holding = new Uint32Array(this.capacity * heldStride);
   }
 
   /**
@@ -418,20 +421,15 @@ export class Postings {
    * The documents matching `groups` (every group with `all`, else any), scored: the sum of the
    * BM25 scores of the words matched, weighted, times the number of query words counted (see
    * {@link Match.counts}), plus one when a longer word of the last query word matched and the
-   * word `last` itself did not.
+   * word `last` itself did not. Allocates nothing by document: the documents and scores are
+   * scratch arrays of these postings, valid until the next query.
    */
   search(groups: readonly (readonly Match[])[], all: boolean, words: number, last: number): Matches {
-    const none = {
-      count: 0,
-      docs: new Int32Array(0),
-      scores: new Float64Array(0),
-      held: new Uint32Array(0),
-      stride: 1,
-      own: new Uint8Array(0),
-    };
+    const listed = this.listed;
+    const scored = this.scored;
+    const none = { count: 0, docs: listed, scores: scored };
     if (groups.length === 0) return none;
     this.renewStamps();
-    let candidates: Int32Array | undefined;
     let found = 0;
     let final = 0;
     if (all) {
@@ -442,10 +440,10 @@ export class Postings {
       const base = this.nextStamp();
       this.stamp += order.length;
       const marks = this.marks;
-      candidates = new Int32Array(size(order[0]!));
       for (let j = 0; j < order.length; j++) {
         const from = base + j - 1;
         const to = base + j;
+        const lastGroup = j === order.length - 1;
         let advanced = 0;
         for (const { term } of order[j]!) {
           const docs = term.docs;
@@ -454,7 +452,7 @@ export class Postings {
             const mark = marks[doc]!;
             if (j === 0 ? mark !== to : mark === from) {
               marks[doc] = to;
-              if (j === order.length - 1) candidates[found++] = doc;
+              if (lastGroup) listed[found++] = doc;
               advanced++;
             }
           }
@@ -464,28 +462,23 @@ export class Postings {
       final = base + order.length - 1;
     }
     const stride = (words + 31) >>> 5;
-    const heldStride = (groups.reduce((sum, group) => sum + group.length, 0) + 31) >>> 5;
-    this.reserve(stride, heldStride);
+    this.reserve(stride);
     const seenStamp = this.nextStamp();
-    const { marks, seen, groupSeen, total, groupSum, flags, counted, holding, touched } = this;
+    const { marks, seen, groupSeen, total, groupSum, flags, counted, touched } = this;
     const norms = this.normalisations();
     const count = this.documentCount;
-    if (!all) found = 0;
-    const listed = all ? candidates! : this.listed;
-    let position = 0;
     for (const group of groups) {
       const summed = group.length > 1;
       const groupStamp = summed ? this.nextStamp() : 0;
       let inGroup = 0;
       for (const match of group) {
         const { docs, freqs, df, n } = match.term;
-        const [c0, c1, c2] = [match.weight * BOOSTS[0], match.weight * BOOSTS[1], match.weight * BOOSTS[2]];
-        const idf0 = Math.log(1 + (count - df[0]! + 0.5) / (df[0]! + 0.5));
-        const idf1 = Math.log(1 + (count - df[1]! + 0.5) / (df[1]! + 0.5));
-        const idf2 = Math.log(1 + (count - df[2]! + 0.5) / (df[2]! + 0.5));
-        const heldAt = position >>> 5;
-        const heldBit = 1 << (position & 31);
-        position++;
+        const c0 = match.weight * BOOSTS[0];
+        const c1 = match.weight * BOOSTS[1];
+        const c2 = match.weight * BOOSTS[2];
+        const idf0 = idf(count, df[0]!);
+        const idf1 = idf(count, df[1]!);
+        const idf2 = idf(count, df[2]!);
         const word = match.counts >>> 5;
         const bit = match.counts >= 0 ? 1 << (match.counts & 31) : 0;
         const longer = match.longer ? LONGER : 0;
@@ -497,20 +490,18 @@ export class Postings {
           const f1 = freqs[i * 3 + 1]!;
           const f2 = freqs[i * 3 + 2]!;
           let score = 0;
-          if (f0 !== 0) score += c0 * (idf0 * (D + (f0 * K1) / (f0 + norms[doc * 3]!)));
-          if (f1 !== 0) score += c1 * (idf1 * (D + (f1 * K1) / (f1 + norms[doc * 3 + 1]!)));
-          if (f2 !== 0) score += c2 * (idf2 * (D + (f2 * K1) / (f2 + norms[doc * 3 + 2]!)));
+          if (f0 !== 0) score += bm25(c0, idf0, f0, norms[doc * 3]!);
+          if (f1 !== 0) score += bm25(c1, idf1, f1, norms[doc * 3 + 1]!);
+          if (f2 !== 0) score += bm25(c2, idf2, f2, norms[doc * 3 + 2]!);
           if (seen[doc] !== seenStamp) {
             seen[doc] = seenStamp;
             total[doc] = 0;
             flags[doc] = 0;
             for (let w = doc * stride; w < doc * stride + stride; w++) counted[w] = 0;
-            for (let w = doc * heldStride; w < doc * heldStride + heldStride; w++) holding[w] = 0;
             if (!all) listed[found++] = doc;
           }
           if (bit !== 0) counted[doc * stride + word] = counted[doc * stride + word]! | bit;
-          holding[doc * heldStride + heldAt] = holding[doc * heldStride + heldAt]! | heldBit;
-          flags[doc] = flags[doc]! | (f0 !== 0 || f2 !== 0 ? OWN : 0) | longer;
+          if (longer !== 0) flags[doc] = longer;
           if (!summed) total[doc] = total[doc]! + score;
           else if (groupSeen[doc] !== groupStamp) {
             groupSeen[doc] = groupStamp;
@@ -524,23 +515,79 @@ export class Postings {
         total[doc] = total[doc]! + groupSum[doc]!;
       }
     }
-    const docs = all ? listed : listed.slice(0, found);
-    const scores = new Float64Array(found);
-    const held = new Uint32Array(found * heldStride);
-    const own = new Uint8Array(found);
     const lastWord = last >>> 5;
     const lastBit = last >= 0 ? 1 << (last & 31) : 0;
     for (let i = 0; i < found; i++) {
-      const doc = docs[i]!;
+      const doc = listed[i]!;
       let matched = 0;
       for (let w = 0; w < stride; w++) matched += bits(counted[doc * stride + w]!);
       if (flags[doc]! & LONGER && !(counted[doc * stride + lastWord]! & lastBit)) matched++;
-      scores[i] = total[doc]! * matched;
-      own[i] = flags[doc]! & OWN;
-      for (let w = 0; w < heldStride; w++) held[i * heldStride + w] = holding[doc * heldStride + w]!;
+      scored[i] = total[doc]! * matched;
     }
-    return { count: found, docs, scores, held, stride: heldStride, own };
+    return { count: found, docs: listed, scores: scored };
+  }
+
+  /**
+   * One document scored for `groups` as {@link search} scores it (same sums in the same order),
+   * with the matches it holds, or undefined when {@link search} would not list it. Reads its
+   * postings by binary search: for the few documents of the pages shown.
+   */
+  scoreDocument(
+    groups: readonly (readonly Match[])[],
+    all: boolean,
+    words: number,
+    last: number,
+    doc: number,
+  ): DocumentMatch | undefined {
+    const norms = this.normalisations();
+    const count = this.documentCount;
+    const counted = new Uint32Array((words + 31) >>> 5);
+    const held: number[] = [];
+    let total = 0;
+    let own = false;
+    let longer = false;
+    let position = 0;
+    for (const group of groups) {
+      const summed = group.length > 1;
+      let inGroup = false;
+      let groupSum = 0;
+      for (const match of group) {
+        const at = match.term.find(doc);
+        if (at >= 0) {
+          const { freqs, df } = match.term;
+          const f0 = freqs[at * 3]!;
+          const f1 = freqs[at * 3 + 1]!;
+          const f2 = freqs[at * 3 + 2]!;
+          let score = 0;
+          if (f0 !== 0) score += bm25(match.weight * BOOSTS[0], idf(count, df[0]!), f0, norms[doc * 3]!);
+          if (f1 !== 0) score += bm25(match.weight * BOOSTS[1], idf(count, df[1]!), f1, norms[doc * 3 + 1]!);
+          if (f2 !== 0) score += bm25(match.weight * BOOSTS[2], idf(count, df[2]!), f2, norms[doc * 3 + 2]!);
+          held.push(position);
+          if (match.counts >= 0) counted[match.counts >>> 5]! |= 1 << (match.counts & 31);
+          if (f0 !== 0 || f2 !== 0) own = true;
+          if (match.longer) longer = true;
+          if (!summed) total = total + score;
+          else groupSum = inGroup ? groupSum + score : score;
+          inGroup = true;
+        }
+        position++;
+      }
+      if (summed && inGroup) total = total + groupSum;
+      if (all && !inGroup) return undefined;
+    }
+    if (held.length === 0) return undefined;
+    let matched = 0;
+    for (const word of counted) matched += bits(word);
+    if (longer && !(last >= 0 && counted[last >>> 5]! & (1 << (last & 31)))) matched++;
+    return { score: total * matched, held, own };
   }
 }
+
+/** BM25+'s inverse document frequency of a word in `df` of `count` documents (minisearch's). */
+const idf = (count: number, df: number) => Math.log(1 + (count - df + 0.5) / (df + 0.5));
+
+/** A field's BM25+ score of a word `frequency` times in it, weighted by `weight` (minisearch's). */
+const bm25 = (weight: number, idf: number, frequency: number, norm: number) =>
+  weight * (idf * (D + (frequency * K1) / (frequency + norm)));
 
 const size = (group: readonly Match[]) => group.reduce((sum, { term }) => sum + term.n, 0);

@@ -5,7 +5,7 @@ import { minisearchOracle, ORACLE_OPTIONS } from "../../../test/support/minisear
 import type { ContentDiff, FullContent } from "../content/revisions.js";
 import type { PageVersionRecord, RevisionRecord } from "../content/tables.js";
 import type { World } from "../shared/world.js";
-import { applyDiff, buildSearchIndex, searchPages } from "./search-index.js";
+import { applyDiff, buildSearchIndex, pageAt, pageHit, rankPages, searchPages } from "./search-index.js";
 
 /**
  * The index against minisearch configured and queried as search was before it (the oracle, see
@@ -214,5 +214,38 @@ describe("an index moved by diffs", () => {
       expect(comparable(searchPages(index, query)), query).toEqual(comparable(searchPages(fresh, query)));
       expect(comparable(searchPages(index, query)), query).toEqual(comparable(oracle.search(query)));
     }
+  });
+});
+
+describe("a query's ranking and the pages shown", () => {
+  it("lists a window's sections as the whole list does, and remembers the ranking", () => {
+    const index = indexOf(corpus(11, 300));
+    for (const query of QUERIES) {
+      const all = searchPages(index, query);
+      const ranking = rankPages(index, query);
+      expect(rankPages(index, query)).toBe(ranking);
+      expect(ranking.count).toBe(all.length);
+      const from = Math.min(3, ranking.count);
+      const window = Array.from({ length: Math.min(ranking.count, from + 5) - from }, (_, i) =>
+        pageHit(index, ranking, from + i),
+      );
+      expect(window, query).toEqual(all.slice(from, from + 5));
+      for (const [i, hit] of window.entries()) expect(pageAt(index, ranking, from + i)).toBe(hit.page);
+    }
+  });
+
+  it("refuses to list sections once the index moved", () => {
+    const pages = corpus(5, 20);
+    const index = indexOf(pages);
+    const ranking = rankPages(index, "deploy");
+    expect(ranking.count).toBeGreaterThan(0);
+    const page = pages[0]!;
+    const diff = {
+      pages: new Map([[page.page, { before: versionsOf([page]).get(page.page)! }]]),
+      files: new Map(),
+    } as ContentDiff;
+    applyDiff(world(), index, diff, { id: "moved" } as RevisionRecord);
+    expect(() => pageHit(index, ranking, 0)).toThrow(/moved/);
+    expect(rankPages(index, "deploy")).not.toBe(ranking);
   });
 });

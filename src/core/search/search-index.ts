@@ -3,7 +3,7 @@ import type { RevisionRecord } from "../content/tables.js";
 import type { PageVersionRecord } from "../content/tables.js";
 import type { World } from "../shared/world.js";
 import type { ContentDiff } from "../content/revisions.js";
-import { FIELDS, Postings, processTerm, tokenize, type Match, type Matches, type Term } from "./postings.js";
+import { FIELDS, Postings, processTerm, tokenize, type Match, type Term } from "./postings.js";
 import { pageSections, type Section } from "./sections.js";
 
 /**
@@ -27,10 +27,14 @@ import { pageSections, type Section } from "./sections.js";
  * Common English words are ignored unless the query has nothing else. The last word may be the
  * start of a longer word, and a word no page holds may match with a typo: see {@link queryGroups}.
  *
- * A query scores documents in postings.ts (typed arrays, nothing allocated per document), groups
- * them by page through arrays by page slot, and orders pages by a native sort of their scores,
- * ties by page id (slots kept in page-id order). Each page's sections, with their matched words,
- * are listed only when asked for (the pages shown), from what the query recorded.
+ * A query scores documents in postings.ts (typed arrays, scratch space kept with the postings:
+ * nothing allocated per document), groups them by page through arrays by page slot, and orders
+ * pages by a native sort of their scores, ties by page id (slots kept in page-id order): its
+ * {@link Ranking}, two typed arrays of the pages matched. Each page's sections, with their matched
+ * words, are listed for the pages shown only ({@link pageHit}), by scoring that page's documents
+ * again, while the index is as ranked. A query thus keeps no object per page or section matched
+ * (a common word matches 10,000 pages of 50,000 sections): that garbage, kept by the memo of
+ * rankings, was most of a first ask's cost (docs/performance.md).
  */
 
 interface IndexedPage {
@@ -59,11 +63,13 @@ export interface SearchIndex {
   documentSection: Int32Array;
   /** Characters of text indexed (titles and bodies), for figures of bytes per character. */
   characters: number;
+  /** Changes with every move ({@link applyDiff}): a {@link Ranking} holds for one generation. */
+  generation: number;
   /**
-   * Results of the latest queries at the revision indexed, oldest first (at most
+   * Rankings of the latest queries at the revision indexed, oldest first (at most
    * {@link REMEMBERED_QUERIES}); emptied when the index moves.
    */
-  readonly remembered: Map<string, PageHit[]>;
+  readonly remembered: Map<string, Ranking>;
 }
 
 /** Queries whose results an index remembers. */
@@ -204,6 +210,7 @@ export function buildSearchIndex(world: World, content: FullContent): SearchInde
     documentSlot: new Int32Array(0),
     documentSection: new Int32Array(0),
     characters: 0,
+    generation: 0,
     remembered: new Map(),
   };
   const batch = new Map<string, Term | null>();
@@ -246,6 +253,7 @@ export function applyDiff(world: World, index: SearchIndex, diff: ContentDiff, t
   for (const { after } of diff.pages.values())
     if (after) addPage(world, index, after, undefined, kept.get(after.page));
   index.at = to;
+  index.generation++;
   index.remembered.clear();
 }
 
@@ -340,7 +348,90 @@ export function queryTerms(query: string): string[] {
 }
 
 /**
- * Pages matching a query, best first (ties by page id). Treat as read-only: they are remembered.
+ * The pages a query matched at one state of an index, best first (ties by page id), in typed
+ * arrays: what an index remembers of a query. A page's sections are listed from the index by
+ * {@link pageHit}, only for the pages shown, and only while the index is in that state (a query
+ * reads its window synchronously with its ranking, see live-index.ts).
+ */
+export interface Ranking {
+  /** Pages matched. */
+  readonly count: number;
+  /** Their slots ({@link SearchIndex.pageIds}), best first. */
+  readonly slots: Int32Array;
+  /** Their scores: each page's best section's. */
+  readonly scores: Float64Array;
+  /** {@link SearchIndex.generation} when ranked. */
+  readonly generation: number;
+  /** The query as scored (see postings.ts), to score a page's sections alike. */
+  readonly groups: readonly (readonly Match[])[];
+  readonly all: boolean;
+  readonly words: number;
+  readonly last: number;
+  /** The words of the index matched, by position in `groups`, flattened. */
+  readonly matched: readonly string[];
+}
+
+/**
+ * The pages matching a query, ranked (see {@link Ranking}); remembered for the latest
+ * {@link REMEMBERED_QUERIES} queries until the index moves.
+ *
+ * @example
+ * ```ts
+ * const ranking = rankPages(index, "deploy prev");
+ * const best = ranking.count > 0 ? pageHit(index, ranking, 0) : undefined; // { page, score, sections }
+ * ```
+ */
+export function rankPages(index: SearchIndex, query: string): Ranking {
+  const known = index.remembered.get(query);
+  if (known) return known;
+  const ranking = rank(index, query);
+  if (index.remembered.size >= REMEMBERED_QUERIES)
+    index.remembered.delete(index.remembered.keys().next().value!);
+  index.remembered.set(query, ranking);
+  return ranking;
+}
+
+/** The id of the page ranked `rank` (0 for the best), while the index is as ranked. */
+export function pageAt(index: SearchIndex, ranking: Ranking, rank: number): string {
+  current(index, ranking);
+  return index.pageIds[ranking.slots[rank]!]!;
+}
+
+/**
+ * The page ranked `rank` with its matching sections, best first: its documents scored again as
+ * the query scored them (see {@link Postings.scoreDocument}), a few binary searches each. Throws
+ * when the index moved since the ranking.
+ */
+export function pageHit(index: SearchIndex, ranking: Ranking, rank: number): PageHit {
+  const page = pageAt(index, ranking, rank);
+  const { documents } = index.pages.get(page)!;
+  const found: { section: number; score: number; terms: string[]; own: boolean }[] = [];
+  documents.forEach((doc, section) => {
+    const match = index.postings.scoreDocument(ranking.groups, ranking.all, ranking.words, ranking.last, doc);
+    if (!match) return;
+    const terms: string[] = [];
+    for (const position of match.held) {
+      const word = ranking.matched[position]!;
+      if (!terms.includes(word)) terms.push(word);
+    }
+    found.push({ section, score: match.score, terms, own: match.own });
+  });
+  const sorted = found.sort((a, b) => b.score - a.score || a.section - b.section);
+  const best = sorted[0]!;
+  // A section found only through its page's title is not itself a match: the page is.
+  const own = sorted.filter((hit) => hit.own);
+  const sections = (own.length > 0 ? own : [{ ...best, section: 0 }]).map(({ section, score, terms }) => ({
+    section,
+    score,
+    terms,
+  }));
+  return { page, score: ranking.scores[rank]!, sections };
+}
+
+/**
+ * Pages matching a query, best first (ties by page id), each with its sections: every page
+ * matched, for tests and small spaces; a query shows a window of them ({@link rankPages},
+ * {@link pageHit}).
  *
  * @example
  * ```ts
@@ -348,76 +439,101 @@ export function queryTerms(query: string): string[] {
  * ```
  */
 export function searchPages(index: SearchIndex, query: string): PageHit[] {
-  const known = index.remembered.get(query);
-  if (known) return known;
-  const pages = findPages(index, query);
-  if (index.remembered.size >= REMEMBERED_QUERIES)
-    index.remembered.delete(index.remembered.keys().next().value!);
-  index.remembered.set(query, pages);
-  return pages;
+  const ranking = rankPages(index, query);
+  return Array.from({ length: ranking.count }, (_, rank) => pageHit(index, ranking, rank));
 }
 
-function findPages(index: SearchIndex, query: string): PageHit[] {
+function current(index: SearchIndex, ranking: Ranking) {
+  if (ranking.generation !== index.generation) throw new Error("The search index moved since this ranking");
+}
+
+function rank(index: SearchIndex, query: string): Ranking {
   const terms = queryTerms(query);
-  if (terms.length === 0) return [];
   const ids = new Map<string, number>();
   for (const term of terms) if (!ids.has(term)) ids.set(term, ids.size);
-  const groups = queryGroups(index, terms, ids);
-  const last = ids.get(terms.at(-1)!)!;
+  const groups = terms.length > 0 ? queryGroups(index, terms, ids) : [];
+  const last = terms.length > 0 ? ids.get(terms.at(-1)!)! : -1;
+  let all = true;
   let matches = index.postings.search(groups, true, ids.size, last);
-  if (matches.count === 0 && terms.length > 1) matches = index.postings.search(groups, false, ids.size, last);
+  if (matches.count === 0 && terms.length > 1) {
+    all = false;
+    matches = index.postings.search(groups, false, ids.size, last);
+  }
   const { count, docs, scores } = matches;
-  if (count === 0) return [];
-  // Group by page: a page's best score, and its documents as a list linked through `next`.
-  const { best, head } = pageScratch(index);
-  const next = new Int32Array(count);
+  // A page's best score, by page slot.
+  const scratch = pageScratch(index);
+  const { best, hit, found, keys } = scratch;
   for (let i = 0; i < count; i++) {
     const slot = index.documentSlot[docs[i]!]!;
-    if (head[slot] === -1) best[slot] = scores[i]!;
-    else if (scores[i]! > best[slot]!) best[slot] = scores[i]!;
-    next[i] = head[slot]!;
-    head[slot] = i;
+    if (hit[slot] === 0) {
+      hit[slot] = 1;
+      best[slot] = scores[i]!;
+    } else if (scores[i]! > best[slot]!) best[slot] = scores[i]!;
   }
-  // The pages found, in order of id.
-  const found = new Int32Array(Math.min(count, index.pages.size));
+  // The pages found, in order of id, then by score.
   let pages = 0;
-  for (const slot of rankedSlots(index)) if (head[slot] !== -1) found[pages++] = slot;
-  const recorded: QueryHits = {
-    matches,
-    next,
-    words: groups.flat().map(({ word }) => word),
-    // Never written again at a number in use now (see applyDiff): safe to read after a move.
-    documentSection: index.documentSection,
+  if (count > 0) {
+    const ranked = rankedSlots(index);
+    for (let i = 0; i < ranked.length; i++) {
+      const slot = ranked[i]!;
+      if (hit[slot] === 0) continue;
+      hit[slot] = 0;
+      found[pages] = slot;
+      keys[pages] = -best[slot]!;
+      pages++;
+    }
+  }
+  const order = byScore(scratch, pages);
+  const slots = new Int32Array(pages);
+  const ranks = new Float64Array(pages);
+  for (let i = 0; i < pages; i++) {
+    slots[i] = found[order[i]!]!;
+    ranks[i] = -keys[order[i]!]!;
+  }
+  return {
+    count: pages,
+    slots,
+    scores: ranks,
+    generation: index.generation,
+    groups,
+    all,
+    words: ids.size,
+    last,
+    matched: groups.flat().map(({ word }) => word),
   };
-  const pageIds: string[] = new Array<string>(pages);
-  const keys = new Float64Array(pages);
-  for (let i = 0; i < pages; i++) {
-    pageIds[i] = index.pageIds[found[i]!]!;
-    keys[i] = -best[found[i]!]!;
-  }
-  const order = byScore(keys);
-  const hits: PageHit[] = new Array<PageHit>(pages);
-  for (let i = 0; i < pages; i++) {
-    const at = order[i]!;
-    const slot = found[at]!;
-    hits[i] = new PageHits(pageIds[at]!, -keys[at]!, head[slot]!, recorded);
-  }
-  for (let i = 0; i < pages; i++) head[found[i]!] = -1;
-  return hits;
 }
 
-/** Arrays by page slot for grouping a query's documents, kept with the index (heads all -1). */
-function pageScratch(index: SearchIndex) {
+/** Arrays by page slot for ranking a query's pages, kept with the index (`hit` all 0 between queries). */
+interface PageScratch {
+  readonly best: Float64Array;
+  readonly hit: Uint8Array;
+  readonly found: Int32Array;
+  readonly keys: Float64Array;
+  readonly sorted: Float64Array;
+  readonly order: Int32Array;
+  readonly placed: Int32Array;
+}
+
+function pageScratch(index: SearchIndex): PageScratch {
   const slots = index.pageIds.length;
   let scratch = scratches.get(index);
-  if (!scratch || scratch.head.length < slots) {
-    scratch = { best: new Float64Array(slots * 2), head: new Int32Array(slots * 2).fill(-1) };
+  if (!scratch || scratch.hit.length < slots) {
+    const size = slots * 2;
+    scratch = {
+      best: new Float64Array(size),
+      hit: new Uint8Array(size),
+      found: new Int32Array(size),
+      keys: new Float64Array(size),
+      sorted: new Float64Array(size),
+      order: new Int32Array(size),
+      placed: new Int32Array(size),
+    };
     scratches.set(index, scratch);
   }
   return scratch;
 }
 
-const scratches = new WeakMap<SearchIndex, { best: Float64Array; head: Int32Array }>();
+const scratches = new WeakMap<SearchIndex, PageScratch>();
 
 /** Page slots in order of page id (made when first needed after pages came or went). */
 function rankedSlots(index: SearchIndex): Int32Array {
@@ -429,15 +545,15 @@ function rankedSlots(index: SearchIndex): Int32Array {
 }
 
 /**
- * Positions in order of key, lowest first, equal keys in order of position (a stable sort): the
- * keys sorted natively, then each placed at the first position of its key (a comparison sort of
- * thousands of pages costs several ms).
+ * Positions 0 to n - 1 of `keys` in order of key, lowest first, equal keys in order of position (a
+ * stable sort): the keys sorted natively, then each placed at the first position of its key (a
+ * comparison sort of thousands of pages costs several ms). Returns the scratch `order`.
  */
-function byScore(keys: Float64Array): Int32Array {
-  const n = keys.length;
-  const sorted = keys.slice().sort();
-  const order = new Int32Array(n);
-  const placed = new Int32Array(n);
+function byScore({ keys, sorted: space, order, placed }: PageScratch, n: number): Int32Array {
+  const sorted = space.subarray(0, n);
+  sorted.set(keys.subarray(0, n));
+  sorted.sort();
+  placed.fill(0, 0, n);
   for (let i = 0; i < n; i++) {
     const key = keys[i]!;
     let low = 0;
@@ -450,62 +566,6 @@ function byScore(keys: Float64Array): Int32Array {
     order[low + placed[low]!++] = i;
   }
   return order;
-}
-
-/** What a query recorded of its documents, for listing a page's sections later. */
-interface QueryHits {
-  readonly matches: Matches;
-  /** The next document of the same page, by position in `matches`, or -1. */
-  readonly next: Int32Array;
-  /** The words of the index matched, by position in the query's groups, flattened. */
-  readonly words: readonly string[];
-  readonly documentSection: Int32Array;
-}
-
-/**
- * A page's hit, whose sections are listed when first asked for (from what the query recorded, not
- * from the index, which may have moved since).
- */
-class PageHits implements PageHit {
-  #sections?: readonly SectionHit[];
-
-  constructor(
-    readonly page: string,
-    /** Its best section's. */
-    readonly score: number,
-    /** Its first document, by position in the query's matches. */
-    private readonly first: number,
-    private readonly query: QueryHits,
-  ) {}
-
-  get sections(): readonly SectionHit[] {
-    return (this.#sections ??= this.listSections());
-  }
-
-  private listSections(): readonly SectionHit[] {
-    const found: { section: number; score: number; terms: string[]; own: boolean }[] = [];
-    for (let i = this.first; i !== -1; i = this.query.next[i]!) found.push(sectionHit(this.query, i));
-    const sorted = found.sort((a, b) => b.score - a.score || a.section - b.section);
-    const best = sorted[0]!;
-    // A section found only through its page's title is not itself a match: the page is.
-    const own = sorted.filter((hit) => hit.own);
-    return (own.length > 0 ? own : [{ ...best, section: 0 }]).map(({ section, score, terms }) => ({
-      section,
-      score,
-      terms,
-    }));
-  }
-}
-
-/** The i-th document matched, as a section hit: the words it holds, in the query's order. */
-function sectionHit({ matches, words, documentSection }: QueryHits, i: number) {
-  const terms: string[] = [];
-  for (let position = 0; position < words.length; position++) {
-    const held = matches.held[i * matches.stride + (position >>> 5)]! & (1 << (position & 31));
-    if (held && !terms.includes(words[position]!)) terms.push(words[position]!);
-  }
-  const doc = matches.docs[i]!;
-  return { section: documentSection[doc]!, score: matches.scores[i]!, terms, own: matches.own[i] !== 0 };
 }
 
 /** An excerpt of a section's text around the first matched word, at most about 240 characters. */
