@@ -146,48 +146,51 @@ export function answerNode(incoming: IncomingMessage, outgoing: ServerResponse, 
  * for the requests read in the same turn. `done` runs once its answer is written, or failed.
  */
 export class AnswerWriter {
-  #queue: (() => void)[] = [];
+  #queue: Queued[] = [];
 
   answer(incoming: IncomingMessage, outgoing: ServerResponse, answer: PlainAnswer, done?: () => void): void {
-    this.#enqueue(() => {
-      try {
-        answerNode(incoming, outgoing, answer);
-      } catch (error) {
-        // Node refused the answer (a header value it cannot send): a defect, answered 500.
-        answerFailure(outgoing, error);
-      }
-    }, done);
+    this.#enqueue({ incoming, outgoing, answer, done });
   }
 
   fail(outgoing: ServerResponse, error: unknown, done?: () => void): void {
-    this.#enqueue(() => answerFailure(outgoing, error), done);
+    this.#enqueue({ outgoing, error, done });
   }
 
-  #enqueue(write: () => void, done: (() => void) | undefined): void {
-    const step = done
-      ? () => {
-          try {
-            write();
-          } finally {
-            done();
-          }
-        }
-      : write;
-    if (this.#queue.push(step) === 1) setImmediate(this.#flush);
+  #enqueue(queued: Queued): void {
+    if (this.#queue.push(queued) === 1) setImmediate(this.#flush);
   }
 
   readonly #flush = (): void => {
     const queue = this.#queue;
     this.#queue = [];
-    for (const step of queue) {
+    for (const { incoming, outgoing, answer, error, done } of queue) {
       try {
-        step();
-      } catch (error) {
+        if (!incoming || !answer) answerFailure(outgoing, error);
+        else {
+          try {
+            answerNode(incoming, outgoing, answer);
+          } catch (refused) {
+            // Node refused the answer (a header value it cannot send): a defect, answered 500.
+            answerFailure(outgoing, refused);
+          }
+        }
+      } catch (failed) {
         // Only a failure to write the 500 itself lands here: the connection is all that is left.
-        console.error("docsbase: could not write an answer", error);
+        console.error("docsbase: could not write an answer", failed);
+      } finally {
+        done?.();
       }
     }
   };
+}
+
+/** An answer, or the failure to answer 500, waiting for the end of the turn. */
+interface Queued {
+  readonly incoming?: IncomingMessage;
+  readonly outgoing: ServerResponse;
+  readonly answer?: PlainAnswer;
+  readonly error?: unknown;
+  readonly done?: (() => void) | undefined;
 }
 
 /** Answers a handler that failed outright (it renders its own errors: this is a defect). */
