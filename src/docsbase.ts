@@ -222,17 +222,29 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   };
   const jobs = backgroundJobs(world, api.jobs, options.jobs);
   let initialized: Promise<void> | undefined;
+  let isReady = false;
   // Revisions stored before content trees get theirs before anything reads them (content/migrate.ts).
   const ready = () =>
     (initialized ??= world.storage.init(api.schema).then(async () => {
       await migrateRevisions(world);
+      isReady = true;
     }));
+  // A caller's context is the world with the caller: made once per caller object (the token cache
+  // hands the same one out while it keeps the token) and frozen, instead of copied per request.
+  const contexts = new WeakMap<Caller, Context>();
+  const anonymous: Context = Object.freeze({ ...world, caller: null });
+  const contextOf = (caller: Caller | null): Context => {
+    if (!caller) return anonymous;
+    let context = contexts.get(caller);
+    if (!context) contexts.set(caller, (context = Object.freeze({ ...world, caller })));
+    return context;
+  };
   const context = async (caller: Caller | null): Promise<Context> => {
-    await ready();
-    return { ...world, caller };
+    if (!isReady) await ready();
+    return contextOf(caller);
   };
   const authenticate = async (token: string) => {
-    await ready();
+    if (!isReady) await ready();
     return authenticateToken(world, token, tokenCache);
   };
   const callerOfUser = async (userId: string): Promise<Caller> => {

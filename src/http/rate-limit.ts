@@ -110,6 +110,8 @@ export function createRateLimiter(options: RateLimitOptions, now: () => number):
 
   return {
     checkAuthentication(address, token) {
+      // Nothing has failed lately (the common case): nothing to look up.
+      if (!byAddress?.windows.size && !byPrefix?.windows.size) return;
       const addressGroupKey = addressKey(address);
       const fromAddress = byAddress && addressGroupKey !== undefined && exhausted(byAddress, addressGroupKey);
       if (fromAddress)
