@@ -16,7 +16,7 @@ import {
   selectList,
   upsert,
 } from "./sql.js";
-import { RecordCache } from "./record-cache.js";
+import { ABSENT, RecordCache } from "./record-cache.js";
 
 export type { OwnedSqliteDatabase, SqliteDatabase, SqliteStatement, SqliteValue } from "./driver.js";
 
@@ -153,10 +153,13 @@ function operations(connection: Connection): DirectTransaction {
   return {
     async get(table, key) {
       const kept = records?.get(table.name, key);
-      if (kept) return kept;
+      if (kept) return kept === ABSENT ? undefined : kept;
       const { statement, first } = column(selectDoc(table));
       const row = statement.get(key);
-      if (row == null) return undefined;
+      if (row == null) {
+        records?.setAbsent(table.name, key);
+        return undefined;
+      }
       const text = first(row) as string;
       const record = JSON.parse(text);
       records?.set(table.name, key, record, text);
@@ -216,11 +219,12 @@ function operations(connection: Connection): DirectTransaction {
  */
 export function sqliteStorage(options: SqliteStorageOptions): Storage {
   let opening: Promise<Connection> | undefined;
-  let open: { connection: Connection; tx: DirectTransaction } | undefined;
+  let open: { connection: Connection; tx: DirectTransaction; run: (sql: string) => unknown } | undefined;
   const ready = async () => {
     if (open) return open;
     const connection = await (opening ??= connect(options));
-    return (open ??= { connection, tx: operations(connection) });
+    const run = (sql: string) => prepared(connection, sql).statement.run();
+    return (open ??= { connection, tx: operations(connection), run });
   };
 
   return createStorage({
@@ -245,9 +249,8 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
       );
     },
     async transaction(mode, body) {
-      const { connection, tx } = open ?? (await ready());
+      const { connection, tx, run } = open ?? (await ready());
       const { records } = connection;
-      const run = (sql: string) => prepared(connection, sql).statement.run();
       return connection.lock.run(async () => {
         try {
           return await transact(

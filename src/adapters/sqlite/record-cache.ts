@@ -18,6 +18,12 @@ import { deepFreeze } from "../../core/storage/index.js";
  * Entries are accounted by the length of their JSON text and the least recently used go first once
  * `budget` bytes are held.
  */
+/** What {@link RecordCache.get} answers for a key read before and found absent. */
+export const ABSENT: object = Object.freeze({});
+
+/** Bytes an absent key counts for, beside its name: the map's entry. */
+const ABSENT_BYTES = 32;
+
 export class RecordCache {
   readonly #entries = new Map<string, { readonly record: object; readonly bytes: number }>();
   readonly #touched = new Set<string>();
@@ -39,7 +45,10 @@ export class RecordCache {
     }
   }
 
-  /** The record kept for `key` of `table`, or `undefined` when none is. */
+  /**
+   * The record kept for `key` of `table`, {@link ABSENT} when the key was read and found absent,
+   * or `undefined` when nothing is known of it.
+   */
   get(table: string, key: string): object | undefined {
     const id = `${table}\n${key}`;
     const entry = this.#entries.get(id);
@@ -52,11 +61,22 @@ export class RecordCache {
 
   /** Keeps `record`, read from `text`. */
   set(table: string, key: string, record: object, text: string): void {
-    const bytes = text.length;
-    if (bytes > this.budget / 8) return;
+    this.#keep(`${table}\n${key}`, deepFreeze(record), text.length);
+  }
+
+  /**
+   * Keeps that `key` of `table` holds no record: the reads every request makes of what is absent
+   * (the membership an operator does not have) cost a map lookup too.
+   */
+  setAbsent(table: string, key: string): void {
     const id = `${table}\n${key}`;
+    this.#keep(id, ABSENT, id.length + ABSENT_BYTES);
+  }
+
+  #keep(id: string, record: object, bytes: number): void {
+    if (bytes > this.budget / 8) return;
     this.#drop(id);
-    this.#entries.set(id, { record: deepFreeze(record), bytes });
+    this.#entries.set(id, { record, bytes });
     this.#bytes += bytes;
     for (const [oldest, { bytes }] of this.#entries) {
       if (this.#bytes <= this.budget) break;

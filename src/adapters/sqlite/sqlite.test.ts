@@ -251,6 +251,27 @@ describe("sqlite adapter's record cache", () => {
     expect(reads()).toBe(5);
   });
 
+  it("remembers a key found absent until it is written, here or by another connection", async () => {
+    const { storage, filename, reads } = await counted();
+    expect(await storage.read((tx) => tx.get(items, "z"))).toBeUndefined();
+    expect(await storage.read((tx) => tx.get(items, "z"))).toBeUndefined();
+    expect(reads()).toBe(1);
+    await storage.write((tx) => tx.put(items, { id: "z", rank: 1 }));
+    expect(await storage.read((tx) => tx.get(items, "z"))).toEqual({ id: "z", rank: 1 });
+    expect(reads()).toBe(2);
+    await storage.write((tx) => tx.delete(items, "z"));
+    expect(await storage.read((tx) => tx.get(items, "z"))).toBeUndefined();
+    expect(await storage.read((tx) => tx.get(items, "z"))).toBeUndefined();
+    expect(reads()).toBe(3);
+    // Written by another connection: the absence kept is dropped with everything else.
+    const other = keep(new Database(filename));
+    other
+      .prepare(`INSERT INTO "items" (pk, doc) VALUES (?, ?)`)
+      .run("z", JSON.stringify({ id: "z", rank: 7 }));
+    expect(await storage.read((tx) => tx.get(items, "z"))).toEqual({ id: "z", rank: 7 });
+    expect(reads()).toBe(4);
+  });
+
   it("drops everything once another connection committed to the file", async () => {
     const { storage, filename, reads } = await counted();
     await storage.write(async (tx) => {
