@@ -100,9 +100,10 @@ const serverOptions = (overrides: Partial<ServeOptions> = {}): ServeOptions => (
 describe("the standalone server's connection limits", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    // Short timeouts so that the test waits little; assertions count events, not milliseconds.
+    // Short timeouts so that the test waits little; assertions count events, not milliseconds. The
+    // idle timeout is the shortest, so that a silent connection meets it before the headers' one.
     server = await startServer(
-      serverOptions({ timeouts: { headersMs: 400, requestMs: 400, idleMs: 400, keepAliveMs: 200 } }),
+      serverOptions({ timeouts: { headersMs: 400, requestMs: 400, idleMs: 200, keepAliveMs: 200 } }),
     );
   });
   afterAll(() => server.close());
