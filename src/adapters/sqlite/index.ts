@@ -1,4 +1,4 @@
-import { createStorage, Mutex, type DirectTransaction, type Storage } from "../../core/storage/index.js";
+import { createStorage, type DirectTransaction, type Storage } from "../../core/storage/index.js";
 import {
   openBetterSqlite3,
   type OwnedSqliteDatabase,
@@ -16,6 +16,7 @@ import {
   selectList,
   upsert,
 } from "./sql.js";
+import { type Snapshot, TransactionQueue } from "./queue.js";
 import { ABSENT, RecordCache } from "./record-cache.js";
 
 export type { OwnedSqliteDatabase, SqliteDatabase, SqliteStatement, SqliteValue } from "./driver.js";
@@ -38,8 +39,8 @@ export type SqliteStorageOptions = (
 export const DEFAULT_RECORD_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** One lock per connection and per file, so storages on one file queue here, not in SQLite's busy wait. */
-const connectionLocks = new WeakMap<SqliteDatabase, Mutex>();
-const fileLocks = new Map<string, Mutex>();
+const connectionLocks = new WeakMap<SqliteDatabase, TransactionQueue>();
+const fileLocks = new Map<string, TransactionQueue>();
 /**
  * One record cache per connection: storages sharing a passed-in connection share it, since their
  * writes to each other do not move `data_version` (only other connections' do).
@@ -49,7 +50,7 @@ const connectionRecords = new WeakMap<SqliteDatabase, RecordCache>();
 /** An open connection with what the adapter keeps beside it. */
 interface Connection {
   readonly db: SqliteDatabase;
-  readonly lock: Mutex;
+  readonly lock: TransactionQueue;
   readonly statements: Map<string, Prepared>;
   /** Records read by key, kept between transactions; none when the budget is 0. */
   readonly records: RecordCache | undefined;
@@ -102,7 +103,7 @@ async function connect(options: SqliteStorageOptions): Promise<Connection> {
       file: string;
     }[];
     const file = main?.file ?? "";
-    const lock = (file ? fileLocks.get(file) : connectionLocks.get(db)) ?? new Mutex();
+    const lock = (file ? fileLocks.get(file) : connectionLocks.get(db)) ?? new TransactionQueue();
     if (file) fileLocks.set(file, lock);
     else connectionLocks.set(db, lock);
     const budget = options.recordCacheBytes ?? DEFAULT_RECORD_CACHE_BYTES;
@@ -195,9 +196,9 @@ function operations(connection: Connection): DirectTransaction {
  * `synchronous=NORMAL`.
  *
  * Transactions run one at a time per connection (bodies are async, the drivers are not): `write`
- * holds `BEGIN IMMEDIATE` until its body settles, `read` holds a deferred snapshot. Several
- * storages in one process may open the same file and queue on one lock. Other processes serialize
- * on SQLite's write lock; waiting for it blocks the thread for up to `busyTimeoutMs` (default 5000,
+ * holds `BEGIN IMMEDIATE` until its body settles, `read` a deferred snapshot, which the reads
+ * waiting beside it when it starts share (see `queue.ts`). Several storages in one process may
+ * open the same file and queue on one lock. Other processes serialize on SQLite's write lock; waiting for it blocks the thread for up to `busyTimeoutMs` (default 5000,
  * with `filename`; set your own driver's `busy_timeout` otherwise).
  *
  * The connection opens on `init`. `close()` closes it when this adapter opened it; a passed-in
@@ -219,12 +220,30 @@ function operations(connection: Connection): DirectTransaction {
  */
 export function sqliteStorage(options: SqliteStorageOptions): Storage {
   let opening: Promise<Connection> | undefined;
-  let open: { connection: Connection; tx: DirectTransaction; run: (sql: string) => unknown } | undefined;
+  let open:
+    | { connection: Connection; tx: DirectTransaction; run: (sql: string) => unknown; snapshot: Snapshot }
+    | undefined;
   const ready = async () => {
     if (open) return open;
     const connection = await (opening ??= connect(options));
     const run = (sql: string) => prepared(connection, sql).statement.run();
-    return (open ??= { connection, tx: operations(connection), run });
+    const { db, records } = connection;
+    const snapshot: Snapshot = {
+      db,
+      open() {
+        run("BEGIN");
+        // Read inside the transaction, it also opens its snapshot: what is kept is checked against
+        // the state every later read in the snapshot sees.
+        if (records) records.validate(dataVersion(connection));
+      },
+      close() {
+        run("COMMIT");
+      },
+      abandon() {
+        db.exec("ROLLBACK");
+      },
+    };
+    return (open ??= { connection, tx: operations(connection), run, snapshot });
   };
 
   return createStorage({
@@ -233,7 +252,7 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
       checkSchema(schema);
       const { connection } = await ready();
       const { db, lock } = connection;
-      await lock.run(() =>
+      await lock.exclusive(() =>
         transact(db, "BEGIN IMMEDIATE", () => {
           db.exec(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
           db.exec(
@@ -249,16 +268,16 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
       );
     },
     async transaction(mode, body) {
-      const { connection, tx, run } = open ?? (await ready());
+      const { connection, tx, run, snapshot } = open ?? (await ready());
       const { records } = connection;
-      return connection.lock.run(async () => {
+      if (mode === "read") return connection.lock.read(snapshot, () => body(tx));
+      return connection.lock.exclusive(async () => {
         try {
           return await transact(
             connection.db,
-            mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN",
+            "BEGIN IMMEDIATE",
             () => {
-              // Read inside the transaction, it also opens its snapshot: what is kept is checked
-              // against the state every later read of the transaction sees.
+              // What is kept is checked against the state the transaction sees (see `snapshot`).
               if (records) records.validate(dataVersion(connection));
               return body(tx);
             },
@@ -273,7 +292,7 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
       const connection = open?.connection ?? (await opening?.catch(() => undefined));
       if (!connection) return;
       // Under the lock: another storage on the same passed-in connection may be mid-transaction.
-      await connection.lock.run(async () => {
+      await connection.lock.exclusive(async () => {
         connection.statements.clear();
         connection.close?.();
       });

@@ -183,6 +183,41 @@ describe("sqlite adapter", () => {
     }
   });
 
+  it("runs reads that wait together in one SQLite transaction, and a read after a write sees it", async () => {
+    const db = keep(new Database(nextFile()));
+    const begun: string[] = [];
+    const database: SqliteDatabase = {
+      prepare(sql) {
+        const statement = db.prepare(sql);
+        if (!sql.startsWith("BEGIN")) return statement;
+        return {
+          all: (...params) => statement.all(...params),
+          get: (...params) => statement.get(...params),
+          run: (...params) => (begun.push(sql), statement.run(...params)),
+        };
+      },
+      exec: (sql) => db.exec(sql),
+    };
+    const storage = sqliteStorage({ database, recordCacheBytes: 0 });
+    await storage.init(contractSchema);
+    await storage.write((tx) => tx.put(items, { id: "a", rank: 1 }));
+    begun.length = 0;
+    const ranks = await Promise.all(
+      Array.from({ length: 10 }, () => storage.read(async (tx) => (await tx.get(items, "a"))?.rank)),
+    );
+    expect(ranks).toEqual(Array(10).fill(1));
+    expect(begun).toEqual(["BEGIN"]);
+    // A write queued between reads ends their snapshot: the reads after it see what it wrote.
+    begun.length = 0;
+    const [before, , after] = await Promise.all([
+      storage.read(async (tx) => (await tx.get(items, "a"))?.rank),
+      storage.write((tx) => tx.put(items, { id: "a", rank: 2 })),
+      storage.read(async (tx) => (await tx.get(items, "a"))?.rank),
+    ]);
+    expect([before, after]).toEqual([1, 2]);
+    expect(begun).toEqual(["BEGIN", "BEGIN IMMEDIATE", "BEGIN"]);
+  });
+
   it("rejects identifiers it cannot quote safely", async () => {
     const storage = sqliteStorage({ filename: ":memory:" });
     const bad = { tables: [{ name: 'x"; DROP TABLE y; --', key: "id", indexes: {} }] };
