@@ -37,6 +37,19 @@ describe("TransactionQueue", () => {
     expect(events).toEqual(["open s", "r1", "r2", "r3", "close s"]);
   });
 
+  it("starts a read on an idle queue after the turn of the event loop, with the reads asked meanwhile", async () => {
+    const events: string[] = [];
+    const queue = new TransactionQueue();
+    const snapshot = snapshotOf({}, events);
+    const first = queue.read(snapshot, step(events, "r1"));
+    // Asked later in the same turn (as requests read in one poll phase are): they share a snapshot.
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    const second = queue.read(snapshot, step(events, "r2"));
+    await Promise.all([first, second]);
+    await queue.exclusive(async () => {});
+    expect(events).toEqual(["open s", "r1", "r2", "close s"]);
+  });
+
   it("gives a read that comes while a snapshot is open the next snapshot", async () => {
     const events: string[] = [];
     const queue = new TransactionQueue();

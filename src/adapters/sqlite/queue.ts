@@ -11,6 +11,9 @@ export interface Snapshot {
   abandon(): void;
 }
 
+/** Node's, Bun's and Deno's `setImmediate`: after the event loop's poll phase. */
+const later = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
+
 /** A transaction waiting for the connection: exclusive work, or a read and the snapshot it needs. */
 interface Waiting {
   readonly snapshot: Snapshot | undefined;
@@ -64,10 +67,13 @@ export class TransactionQueue {
         fail: reject,
       });
       if (!this.#draining) {
-        // From a microtask, as a promise chain would: the transactions asked for in the same
-        // synchronous run all wait by then.
         this.#draining = true;
-        queueMicrotask(() => void this.#drain());
+        // A write starts from a microtask, as a promise chain would. A read on an idle queue
+        // starts once the event loop has taken in what else arrived (every request read in the
+        // same turn): they then share its snapshot. Where there is no `setImmediate`, from a
+        // microtask too.
+        if (snapshot && later) later(() => void this.#drain());
+        else queueMicrotask(() => void this.#drain());
       }
     });
   }
