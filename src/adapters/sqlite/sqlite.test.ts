@@ -15,6 +15,29 @@ let files = 0;
 const nextFile = () => join(dir, `contract-${++files}.db`);
 let file = nextFile();
 
+/**
+ * A better-sqlite3 connection as a {@link SqliteDatabase} that tells `seen` of each call of the
+ * statements whose SQL starts with `prefix` (its SQL and whether it was a `get` or a `run`).
+ */
+function watchedDatabase(
+  db: Database.Database,
+  prefix: string,
+  seen: (sql: string, call: "get" | "run") => void,
+): SqliteDatabase {
+  return {
+    prepare(sql) {
+      const statement = db.prepare(sql);
+      if (!sql.startsWith(prefix)) return statement;
+      return {
+        all: (...params) => statement.all(...params),
+        get: (...params) => (seen(sql, "get"), statement.get(...params)),
+        run: (...params) => (seen(sql, "run"), statement.run(...params)),
+      };
+    },
+    exec: (sql) => db.exec(sql),
+  };
+}
+
 storageContract("sqlite file", () => sqliteStorage({ filename: (file = nextFile()) }), {
   reopen: () => sqliteStorage({ filename: file }),
 });
@@ -186,18 +209,7 @@ describe("sqlite adapter", () => {
   it("runs reads that wait together in one SQLite transaction, and a read after a write sees it", async () => {
     const db = keep(new Database(nextFile()));
     const begun: string[] = [];
-    const database: SqliteDatabase = {
-      prepare(sql) {
-        const statement = db.prepare(sql);
-        if (!sql.startsWith("BEGIN")) return statement;
-        return {
-          all: (...params) => statement.all(...params),
-          get: (...params) => statement.get(...params),
-          run: (...params) => (begun.push(sql), statement.run(...params)),
-        };
-      },
-      exec: (sql) => db.exec(sql),
-    };
+    const database = watchedDatabase(db, "BEGIN", (sql) => begun.push(sql));
     const storage = sqliteStorage({ database, recordCacheBytes: 0 });
     await storage.init(contractSchema);
     await storage.write((tx) => tx.put(items, { id: "a", rank: 1 }));
@@ -237,18 +249,9 @@ describe("sqlite adapter's record cache", () => {
     const filename = nextFile();
     const db = keep(new Database(filename));
     let reads = 0;
-    const database: SqliteDatabase = {
-      prepare(sql) {
-        const statement = db.prepare(sql);
-        if (!sql.startsWith("SELECT doc FROM")) return statement;
-        return {
-          all: (...params) => statement.all(...params),
-          get: (...params) => (reads++, statement.get(...params)),
-          run: (...params) => statement.run(...params),
-        };
-      },
-      exec: (sql) => db.exec(sql),
-    };
+    const database = watchedDatabase(db, "SELECT doc FROM", (_sql, call) => {
+      if (call === "get") reads++;
+    });
     const storage = sqliteStorage({ database, ...options });
     await storage.init(contractSchema);
     return { storage, filename, reads: () => reads };
