@@ -198,8 +198,9 @@ function operations(connection: Connection): DirectTransaction {
  * Transactions run one at a time per connection (bodies are async, the drivers are not): `write`
  * holds `BEGIN IMMEDIATE` until its body settles, `read` a deferred snapshot, which the reads
  * waiting beside it when it starts share (see `queue.ts`). Several storages in one process may
- * open the same file and queue on one lock. Other processes serialize on SQLite's write lock; waiting for it blocks the thread for up to `busyTimeoutMs` (default 5000,
- * with `filename`; set your own driver's `busy_timeout` otherwise).
+ * open the same file and queue on one lock. Other processes serialize on SQLite's write lock;
+ * waiting for it blocks the thread for up to `busyTimeoutMs` (default 5000, with `filename`; set
+ * your own driver's `busy_timeout` otherwise).
  *
  * The connection opens on `init`. `close()` closes it when this adapter opened it; a passed-in
  * `database` stays open.
@@ -221,20 +222,27 @@ function operations(connection: Connection): DirectTransaction {
 export function sqliteStorage(options: SqliteStorageOptions): Storage {
   let opening: Promise<Connection> | undefined;
   let open:
-    | { connection: Connection; tx: DirectTransaction; run: (sql: string) => unknown; snapshot: Snapshot }
+    | {
+        connection: Connection;
+        tx: DirectTransaction;
+        run: (sql: string) => unknown;
+        checkKept: () => void;
+        snapshot: Snapshot;
+      }
     | undefined;
   const ready = async () => {
     if (open) return open;
     const connection = await (opening ??= connect(options));
     const run = (sql: string) => prepared(connection, sql).statement.run();
     const { db, records } = connection;
+    // The first read of a transaction, which also opens its snapshot: what is kept is checked
+    // against the state every later read of the transaction sees.
+    const checkKept = () => records?.validate(dataVersion(connection));
     const snapshot: Snapshot = {
       db,
       open() {
         run("BEGIN");
-        // Read inside the transaction, it also opens its snapshot: what is kept is checked against
-        // the state every later read in the snapshot sees.
-        if (records) records.validate(dataVersion(connection));
+        checkKept();
       },
       close() {
         run("COMMIT");
@@ -243,7 +251,7 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
         db.exec("ROLLBACK");
       },
     };
-    return (open ??= { connection, tx: operations(connection), run, snapshot });
+    return (open ??= { connection, tx: operations(connection), run, checkKept, snapshot });
   };
 
   return createStorage({
@@ -268,8 +276,7 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
       );
     },
     async transaction(mode, body) {
-      const { connection, tx, run, snapshot } = open ?? (await ready());
-      const { records } = connection;
+      const { connection, tx, run, checkKept, snapshot } = open ?? (await ready());
       if (mode === "read") return connection.lock.read(snapshot, () => body(tx));
       return connection.lock.exclusive(async () => {
         try {
@@ -277,14 +284,13 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
             connection.db,
             "BEGIN IMMEDIATE",
             () => {
-              // What is kept is checked against the state the transaction sees (see `snapshot`).
-              if (records) records.validate(dataVersion(connection));
+              checkKept();
               return body(tx);
             },
             run,
           );
         } finally {
-          records?.settle();
+          connection.records?.settle();
         }
       });
     },

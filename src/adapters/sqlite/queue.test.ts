@@ -23,11 +23,15 @@ const step = (events: string[], name: string, result?: unknown) => async () => {
   return result ?? name;
 };
 
+/** A queue, a snapshot of one connection, and the events they record. */
+function setup() {
+  const events: string[] = [];
+  return { events, queue: new TransactionQueue(), snapshot: snapshotOf({}, events) };
+}
+
 describe("TransactionQueue", () => {
   it("runs the reads of one connection waiting together in one snapshot, in order", async () => {
-    const events: string[] = [];
-    const queue = new TransactionQueue();
-    const snapshot = snapshotOf({}, events);
+    const { events, queue, snapshot } = setup();
     const answers = await Promise.all([
       queue.read(snapshot, step(events, "r1")),
       queue.read(snapshot, step(events, "r2")),
@@ -38,9 +42,7 @@ describe("TransactionQueue", () => {
   });
 
   it("starts a read on an idle queue after the turn of the event loop, with the reads asked meanwhile", async () => {
-    const events: string[] = [];
-    const queue = new TransactionQueue();
-    const snapshot = snapshotOf({}, events);
+    const { events, queue, snapshot } = setup();
     const first = queue.read(snapshot, step(events, "r1"));
     // Asked later in the same turn (as requests read in one poll phase are): they share a snapshot.
     for (let i = 0; i < 5; i++) await Promise.resolve();
@@ -51,9 +53,7 @@ describe("TransactionQueue", () => {
   });
 
   it("gives a read that comes while a snapshot is open the next snapshot", async () => {
-    const events: string[] = [];
-    const queue = new TransactionQueue();
-    const snapshot = snapshotOf({}, events);
+    const { events, queue, snapshot } = setup();
     let later: Promise<unknown> | undefined;
     await queue.read(snapshot, async () => {
       events.push("r1");
@@ -65,9 +65,7 @@ describe("TransactionQueue", () => {
   });
 
   it("ends a snapshot at exclusive work, and keeps the order things came in", async () => {
-    const events: string[] = [];
-    const queue = new TransactionQueue();
-    const snapshot = snapshotOf({}, events);
+    const { events, queue, snapshot } = setup();
     await Promise.all([
       queue.read(snapshot, step(events, "r1")),
       queue.exclusive(step(events, "w")),
@@ -101,9 +99,7 @@ describe("TransactionQueue", () => {
   });
 
   it("answers the other reads when one fails, in a snapshot opened again after it", async () => {
-    const events: string[] = [];
-    const queue = new TransactionQueue();
-    const snapshot = snapshotOf({}, events);
+    const { events, queue, snapshot } = setup();
     const results = await Promise.allSettled([
       queue.read(snapshot, step(events, "r1")),
       queue.read(snapshot, async () => {
@@ -118,9 +114,7 @@ describe("TransactionQueue", () => {
   });
 
   it("rejects a read whose snapshot cannot open, and opens one again for the next", async () => {
-    const events: string[] = [];
-    const queue = new TransactionQueue();
-    const snapshot = snapshotOf({}, events);
+    const { events, queue, snapshot } = setup();
     snapshot.failOpen = 1;
     const first = queue.read(snapshot, step(events, "r1"));
     const second = queue.read(snapshot, step(events, "r2"));

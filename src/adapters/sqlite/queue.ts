@@ -101,10 +101,10 @@ export class TransactionQueue {
           continue;
         }
         // The reads of this connection waiting now, right behind the first: all came before it opens.
-        let end = this.#head;
-        while (end < this.#waiting.length && this.#waiting[end]!.snapshot?.db === snapshot.db) end++;
-        const batch = [first, ...this.#waiting.slice(this.#head, end)];
-        this.#head = end;
+        let after = this.#head;
+        while (after < this.#waiting.length && this.#waiting[after]!.snapshot?.db === snapshot.db) after++;
+        const batch = [first, ...this.#waiting.slice(this.#head, after)];
+        this.#head = after;
         await this.#readAll(snapshot, batch);
       }
     } finally {
@@ -137,13 +137,13 @@ export class TransactionQueue {
 
 /** Ends a snapshot; one that cannot be committed is rolled back, one that cannot be either is gone. */
 function end(snapshot: Snapshot, how: "close" | "abandon"): void {
-  try {
-    if (how === "close") {
+  if (how === "close") {
+    try {
       snapshot.close();
       return;
+    } catch {
+      // Rolled back below.
     }
-  } catch {
-    // Rolled back below.
   }
   try {
     snapshot.abandon();

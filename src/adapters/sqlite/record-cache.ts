@@ -1,5 +1,11 @@
 import { deepFreeze } from "../../core/storage/index.js";
 
+/** What {@link RecordCache.get} answers for a key read before and found absent. */
+export const ABSENT: object = Object.freeze({});
+
+/** Bytes an absent key counts for, beside its name: the map's entry. */
+const ABSENT_BYTES = 32;
+
 /**
  * Records the SQLite adapter read by primary key, kept parsed and deeply frozen between
  * transactions, so that the point reads every request makes (its space, its member, its
@@ -18,12 +24,6 @@ import { deepFreeze } from "../../core/storage/index.js";
  * Entries are accounted by the length of their JSON text and the least recently used go first once
  * `budget` bytes are held.
  */
-/** What {@link RecordCache.get} answers for a key read before and found absent. */
-export const ABSENT: object = Object.freeze({});
-
-/** Bytes an absent key counts for, beside its name: the map's entry. */
-const ABSENT_BYTES = 32;
-
 export class RecordCache {
   readonly #entries = new Map<string, { readonly record: object; readonly bytes: number }>();
   readonly #touched = new Set<string>();
