@@ -80,7 +80,7 @@ const OCTET_STREAM = "application/octet-stream";
  * The download routes, for the handler's `extraRoutes`.
  *
  * @example
- * createFetchHandler({ ..., extraRoutes: downloadRoutes({ world, ready, inlinePdf: false }) });
+ * createHandler({ ..., extraRoutes: downloadRoutes({ world, ready, inlinePdf: false }) });
  */
 export function downloadRoutes(options: DownloadOptions): ExtraRoute[] {
   const inlinePdf = options.inlinePdf ?? false;

@@ -2,7 +2,7 @@ import { invoke, type Outcome } from "../core/invoke.js";
 import type { AnyOperation } from "../core/registry.js";
 import { badRequest, DocsbaseError, isDocsbaseError, unauthorized } from "../core/shared/errors.js";
 import type { Caller, Context } from "../core/shared/world.js";
-import { answerResponse, type PlainAnswer, type PlainRequest, plainRequest } from "./plain.js";
+import type { PlainAnswer, PlainRequest } from "./plain.js";
 import { decodeSegment, DOT_SEGMENT_MESSAGE, hasDotSegment } from "./paths.js";
 import { RateLimitedError, type RateLimiter } from "./rate-limit.js";
 import { RouteTable } from "./routes.js";
@@ -48,15 +48,6 @@ export interface ExtraRoute {
 type Serve = (request: PlainRequest, params: Readonly<Record<string, string>>) => Promise<PlainAnswer>;
 
 const JSON_TYPE = "application/json; charset=utf-8";
-
-/**
- * Builds the `/v1` fetch handler from the registry (see {@link createHandler}): a `Request` in, a
- * `Response` out, on any runtime with the fetch standard.
- */
-export function createFetchHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
-  const handle = createHandler(options);
-  return async (request) => answerResponse(await handle(plainRequest(request)));
-}
 
 /**
  * The runtime-neutral handler: one route per operation of the registry (`routes.ts`), all served
