@@ -2,8 +2,9 @@ import { z } from "zod";
 import { inOrganization } from "../permissions/organization.js";
 import { defineOperation } from "../registry.js";
 import { pathParam } from "../shared/schema.js";
-import { agentInstructionsSchema, instructionsInput, presentAgentInstructions } from "./schemas.js";
+import { agentInstructionsSchema, instructionsInput } from "./schemas.js";
 import { type AgentInstructionsRecord, agentInstructionsTable } from "./tables.js";
+import { presentAgentInstructions } from "./present.js";
 
 /** The Docs agent instructions of an organization: members read them, admins write them. */
 

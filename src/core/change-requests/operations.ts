@@ -14,7 +14,9 @@ import { spacePermissions } from "../spaces/permissions.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { mergeOperations } from "./merging.js";
-import { nextNumber, presenter, saveChangeRequest } from "./records.js";
+import { nextNumber, saveChangeRequest } from "./records.js";
+import { presentChangeRequest } from "./present.js";
+import { UserPresenter } from "../users/present.js";
 import {
   changeRequestFilters,
   changeRequestParams,
@@ -76,7 +78,7 @@ export const createChangeRequest = defineOperation({
       comments: 0,
     };
     const updated = await saveChangeRequest(tx, space, record, undefined);
-    return presenter(tx, scope)(record, updated);
+    return presentChangeRequest(tx, scope, record, updated);
   },
 });
 
@@ -90,7 +92,7 @@ export const getChangeRequestById = defineOperation({
   access: onChangeRequest("view"),
   response: changeRequestSchema,
   async run(scope) {
-    return presenter(scope.tx, scope)(scope.changeRequest, scope.space);
+    return presentChangeRequest(scope.tx, scope, scope.changeRequest, scope.space);
   },
 });
 
@@ -113,10 +115,11 @@ export const updateChangeRequestById = defineOperation({
     if (body.subject !== undefined) record.subject = body.subject;
     if (body.description !== undefined) record.description = body.description;
     if (body.status !== undefined) record.status = body.status;
-    if (JSON.stringify(record) === JSON.stringify(current)) return presenter(tx, scope)(current, space);
+    if (JSON.stringify(record) === JSON.stringify(current))
+      return presentChangeRequest(tx, scope, current, space);
     record.updatedAt = scope.clock().toISOString();
     const updated = await saveChangeRequest(tx, space, record, current);
-    return presenter(tx, scope)(record, updated);
+    return presentChangeRequest(tx, scope, record, updated);
   },
 });
 
@@ -147,7 +150,7 @@ export const listChangeRequestsForSpace = defineOperation({
   response: listOf(changeRequestSchema),
   async run(scope, { query }) {
     const { tx, space } = scope;
-    const present = presenter(tx, scope);
+    const users = new UserPresenter(tx, scope);
     const filter = filterOf(query);
     return paginate(tx, query, {
       table: changeRequestsTable,
@@ -155,7 +158,7 @@ export const listChangeRequestsForSpace = defineOperation({
       where: [space.id, query.status ?? "open"],
       reverse: true,
       ...(filter ? { filter } : {}),
-      map: (record: ChangeRequestRecord) => present(record, space),
+      map: (record: ChangeRequestRecord) => presentChangeRequest(tx, scope, record, space, users),
     });
   },
 });
@@ -191,7 +194,7 @@ export const listChangeRequestsForOrganization = defineOperation({
   async run(scope, { query }) {
     const { tx, membership } = scope;
     const spaceOf = readableSpaces(tx, membership);
-    const present = presenter(tx, scope);
+    const users = new UserPresenter(tx, scope);
     const filter = filterOf(query);
     return paginate(tx, query, {
       table: changeRequestsTable,
@@ -202,7 +205,8 @@ export const listChangeRequestsForOrganization = defineOperation({
       visible: viewsAllContent(membership),
       filter: async (record: ChangeRequestRecord) =>
         (!filter || filter(record)) && (await spaceOf(record.space)) !== undefined,
-      map: async (record: ChangeRequestRecord) => present(record, (await spaceOf(record.space))!),
+      map: async (record: ChangeRequestRecord) =>
+        presentChangeRequest(tx, scope, record, (await spaceOf(record.space))!, users),
     });
   },
 });

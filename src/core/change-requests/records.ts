@@ -1,13 +1,9 @@
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
-import type { World } from "../shared/world.js";
 import { type ChangeRequestRecord, type ChangeRequestStatus, changeRequestsTable } from "./tables.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
-import { type UserRecord, usersTable } from "../users/tables.js";
-import { toChangeRequest, type ChangeRequest } from "./schemas.js";
 
 /**
- * Storage helpers of change requests: numbering, the space counters, and presentation (which
- * needs the creator and the space's current revision).
+ * Storage helpers of change requests: numbering and the space counters.
  */
 
 /** The next number in a space: one more than the greatest so far (numbers are never reused). */
@@ -65,20 +61,4 @@ export async function saveChangeRequest(
   const updated: SpaceRecord = { ...space, ...spaceChanges, counters };
   await tx.put(spacesTable, updated);
   return updated;
-}
-
-/** Presents change requests, loading each creator once. */
-export function presenter(tx: ReadTransaction, world: World) {
-  const users = new Map<string, Promise<UserRecord | undefined>>();
-  return async (
-    record: ChangeRequestRecord,
-    space: Pick<SpaceRecord, "revision">,
-  ): Promise<ChangeRequest> => {
-    let user = users.get(record.createdBy);
-    if (!user) {
-      user = tx.get(usersTable, record.createdBy);
-      users.set(record.createdBy, user);
-    }
-    return toChangeRequest(world, record, space, await user);
-  };
 }

@@ -5,8 +5,7 @@ import { boundedId, pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import { changeRequestStatus, type ChangeRequestRecord } from "./tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
-import type { UserRecord } from "../users/tables.js";
-import { toUser, userSchema } from "../users/schemas.js";
+import { userSchema } from "../users/schemas.js";
 
 /** `ChangeRequestSubject` (SPEC.md, Limits: max 100). */
 export const changeRequestSubject = z.string().max(100);
@@ -107,43 +106,3 @@ export const isOutdated = (record: ChangeRequestRecord, space: Pick<SpaceRecord,
 
 export const changeRequestLocation = (world: World, record: Pick<ChangeRequestRecord, "space" | "id">) =>
   `${world.baseUrl}/v1/spaces/${record.space}/change-requests/${record.id}`;
-
-export function toChangeRequest(
-  world: World,
-  record: ChangeRequestRecord,
-  space: Pick<SpaceRecord, "revision">,
-  creator: UserRecord | undefined,
-): ChangeRequest {
-  return {
-    object: "change-request",
-    id: record.id,
-    number: record.number,
-    status: record.status,
-    subject: record.subject,
-    ...(record.description ? { description: record.description } : {}),
-    createdBy: creator
-      ? toUser(world, creator)
-      : {
-          object: "user",
-          id: record.createdBy,
-          displayName: "Unknown user",
-          urls: { location: `${world.baseUrl}/v1/users/${record.createdBy}` },
-        },
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    space: record.space,
-    revision: record.revision,
-    revisionInitial: record.revisionInitial,
-    ...(record.revisionMergedAncestor ? { revisionMergedAncestor: record.revisionMergedAncestor } : {}),
-    ...(record.revisionMerged ? { revisionMerged: record.revisionMerged } : {}),
-    comments: record.comments,
-    outdated: isOutdated(record, space),
-    ...(record.conversationsIssuesCluster
-      ? { conversationsIssuesCluster: record.conversationsIssuesCluster }
-      : {}),
-    urls: {
-      app: `${world.appUrl}/s/${record.space}/~/changes/${record.number}`,
-      location: changeRequestLocation(world, record),
-    },
-  };
-}

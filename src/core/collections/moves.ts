@@ -7,10 +7,11 @@ import { boundedId } from "../shared/schema.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { onCollection } from "./access.js";
-import { presentCollection, requireCreateAt, requireParentCollection } from "./permissions.js";
+import { requireCreateAt, requireParentCollection } from "./permissions.js";
 import { collectionParams, collectionSchema } from "./schemas.js";
 import { type CollectionRecord, collectionsTable } from "./tables.js";
 import { isWithin, subtree } from "./tree.js";
+import { presentCollection } from "./present.js";
 
 const tag = "collections";
 

@@ -6,13 +6,12 @@ import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { endPosition } from "../shared/positions.js";
 import { defaultLevel } from "../shared/roles.js";
 import { boundedId, pathParam, queryBoolean } from "../shared/schema.js";
-import { presentSpace } from "../spaces/permissions.js";
 import { softDeleteSpace } from "../spaces/records.js";
 import { spaceSchema, type Space } from "../spaces/schemas.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import { onCollection, onCollectionIfPresent } from "./access.js";
 import { moveCollection, transferCollection } from "./moves.js";
-import { presentCollection, requireCreateAt, requireParentCollection } from "./permissions.js";
+import { requireCreateAt, requireParentCollection } from "./permissions.js";
 import {
   collectionDescription,
   collectionParams,
@@ -23,6 +22,8 @@ import {
 } from "./schemas.js";
 import { type CollectionRecord, collectionsTable } from "./tables.js";
 import { subtree } from "./tree.js";
+import { presentSpace } from "../spaces/present.js";
+import { presentCollection } from "./present.js";
 
 const tag = "collections";
 const organizationParams = z.object({ organizationId: pathParam() });

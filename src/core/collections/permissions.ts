@@ -2,10 +2,10 @@ import { contentRole, findMembership, type Membership } from "../permissions/mem
 import { requirePermission } from "../permissions/refuse.js";
 import { badRequest, notFound } from "../shared/errors.js";
 import { atLeast, type Role } from "../shared/roles.js";
-import type { Context, World } from "../shared/world.js";
+import type { Context } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { type CollectionRecord, collectionsTable } from "./tables.js";
-import { toCollection, type CollectionPermissions } from "./schemas.js";
+import type { CollectionPermissions } from "./schemas.js";
 
 /**
  * What a caller may do on a collection, from their role on it (`contentRole`). The operations
@@ -92,15 +92,4 @@ export async function findCollection(
   const role = membership ? await contentRole(tx, membership, collection) : null;
   if (!membership || !collectionPermissions(role).view) throw notFound(`Collection "${id}" not found`);
   return { collection, membership, role };
-}
-
-/** The collection as this member sees it. */
-export async function presentCollection(
-  tx: ReadTransaction,
-  world: World,
-  membership: Membership,
-  collection: CollectionRecord,
-) {
-  const role = await contentRole(tx, membership, collection);
-  return toCollection(world, collection, collectionPermissions(role));
 }

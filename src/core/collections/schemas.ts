@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { defaultLevel } from "../shared/roles.js";
 import { pathParam, wellFormed } from "../shared/schema.js";
-import type { World } from "../shared/world.js";
-import type { CollectionRecord } from "./tables.js";
 
 export const collectionTitle = z.string().max(50).check(wellFormed());
 export const collectionDescription = z.string().max(100);
@@ -31,24 +29,3 @@ export const collectionSchema = z.object({
   permissions: collectionPermissionsSchema,
 });
 export type Collection = z.infer<typeof collectionSchema>;
-
-export function toCollection(
-  world: World,
-  record: CollectionRecord,
-  permissions: CollectionPermissions,
-): Collection {
-  return {
-    object: "collection",
-    id: record.id,
-    title: record.title,
-    ...(record.description ? { description: record.description } : {}),
-    organization: record.organization,
-    ...(record.parent ? { parent: record.parent } : {}),
-    defaultLevel: record.defaultLevel,
-    urls: {
-      location: `${world.baseUrl}/v1/collections/${record.id}`,
-      app: `${world.appUrl}/c/${record.id}`,
-    },
-    permissions,
-  };
-}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { findMember } from "../members/access.js";
-import { MemberPresenter, memberSchema } from "../members/schemas.js";
+import { memberSchema } from "../members/schemas.js";
 import { defineOperation, deleted, keyed } from "../registry.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { nextSequence } from "../shared/sequence.js";
@@ -25,6 +25,7 @@ import {
   requireDeleteRight,
   requireUpdateRights,
 } from "./thread.js";
+import { MemberPresenter } from "../members/present.js";
 
 /**
  * Comments on spaces and on change requests (SPEC.md, "Comments"; docs/comments.md): list, post,
@@ -68,7 +69,7 @@ function familyOperations<F extends Family>(family: F) {
         where: range,
         reverse: query.order === "desc",
         ...(authors ? { filter: (record: CommentRecord) => authors.has(record.postedBy) } : {}),
-        map: (record: CommentRecord) => present.comment(record),
+        map: (record: CommentRecord) => present.presentComment(record),
       });
     },
   });
@@ -106,7 +107,7 @@ function familyOperations<F extends Family>(family: F) {
       await tx.put(commentsTable, record);
       await countPosts(tx, thread, record.postedBy, 1);
       await addOpenComments(tx, thread, 1);
-      return new CommentPresenter(tx, scope, thread).comment(record);
+      return new CommentPresenter(tx, scope, thread).presentComment(record);
     },
   });
 
@@ -121,7 +122,7 @@ function familyOperations<F extends Family>(family: F) {
     query: z.object(formatQuery),
     response: commentSchema,
     async run(scope, { query }) {
-      return new CommentPresenter(scope.tx, scope, scope.thread, query.format).comment(scope.comment);
+      return new CommentPresenter(scope.tx, scope, scope.thread, query.format).presentComment(scope.comment);
     },
   });
 
@@ -145,7 +146,7 @@ function familyOperations<F extends Family>(family: F) {
         await tx.put(commentsTable, next);
         await addOpenComments(tx, thread, openDelta(current.status, next.status));
       }
-      return new CommentPresenter(tx, scope, thread).comment(next);
+      return new CommentPresenter(tx, scope, thread).presentComment(next);
     },
   });
 
@@ -187,7 +188,7 @@ function familyOperations<F extends Family>(family: F) {
         // Users who left the organization are no longer its members.
         filter: async (record: CommenterRecord) => !!(await findMember(tx, space.organization, record.user)),
         map: async (record: CommenterRecord) =>
-          members.present((await findMember(tx, space.organization, record.user))!),
+          members.presentMember((await findMember(tx, space.organization, record.user))!),
       });
     },
   });

@@ -3,8 +3,7 @@ import { markdownToDocument } from "../content/document/index.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import type { CommentRecord, CommentReplyRecord, ReactionRecord } from "./tables.js";
-import { usersTable } from "../users/tables.js";
-import { toUser, type User } from "../users/schemas.js";
+import { UserPresenter } from "../users/present.js";
 import { groupReactions } from "./bookkeeping.js";
 import type { BodyFormat, Comment, CommentReply } from "./schemas.js";
 import { commentPermissions, type Thread } from "./thread.js";
@@ -16,29 +15,31 @@ import { fnv1a } from "../shared/digest.js";
  * reference document model (converted by the content converter).
  */
 export class CommentPresenter {
-  private readonly users = new Map<string, Promise<User>>();
+  private readonly users: UserPresenter;
 
   constructor(
-    private readonly tx: ReadTransaction,
+    tx: ReadTransaction,
     private readonly world: World,
     private readonly thread: Thread,
     private readonly format: BodyFormat = "markdown",
-  ) {}
+  ) {
+    this.users = new UserPresenter(tx, world);
+  }
 
-  async comment(record: CommentRecord): Promise<Comment> {
+  async presentComment(record: CommentRecord): Promise<Comment> {
     const location = `${this.world.baseUrl}/v1${this.thread.path}/comments/${record.id}`;
     const resolved =
       record.status === "resolved" && record.resolvedAt && record.resolvedBy
         ? {
             status: "resolved" as const,
             resolvedAt: record.resolvedAt,
-            resolvedBy: await this.user(record.resolvedBy),
+            resolvedBy: await this.users.presentUser(record.resolvedBy),
           }
         : { status: "open" as const };
     return {
       object: "comment",
       id: record.id,
-      postedBy: await this.user(record.postedBy),
+      postedBy: await this.users.presentUser(record.postedBy),
       postedAt: record.postedAt,
       ...(record.editedAt ? { editedAt: record.editedAt } : {}),
       reactions: await this.reactions(record.reactions),
@@ -47,7 +48,7 @@ export class CommentPresenter {
         record.repliers.map(async (replier) => ({
           updatedAt: replier.updatedAt,
           count: replier.count,
-          user: await this.user(replier.user),
+          user: await this.users.presentUser(replier.user),
         })),
       ),
       body: this.body(record),
@@ -65,12 +66,12 @@ export class CommentPresenter {
     };
   }
 
-  async reply(record: CommentReplyRecord): Promise<CommentReply> {
+  async presentReply(record: CommentReplyRecord): Promise<CommentReply> {
     const location = `${this.world.baseUrl}/v1${this.thread.path}/comments/${record.comment}/replies/${record.id}`;
     return {
       object: "comment-reply",
       id: record.id,
-      postedBy: await this.user(record.postedBy),
+      postedBy: await this.users.presentUser(record.postedBy),
       postedAt: record.postedAt,
       ...(record.editedAt ? { editedAt: record.editedAt } : {}),
       reactions: await this.reactions(record.reactions),
@@ -102,30 +103,11 @@ export class CommentPresenter {
         count: users.length,
         users: await Promise.all(
           users.map(async (reaction) => ({
-            user: await this.user(reaction.user),
+            user: await this.users.presentUser(reaction.user),
             reactedAt: reaction.reactedAt,
           })),
         ),
       })),
     );
-  }
-
-  /** A user; one whose record is gone is shown by id, as change requests show a lost creator. */
-  private user(id: string): Promise<User> {
-    let user = this.users.get(id);
-    if (!user) {
-      user = this.tx.get(usersTable, id).then((record) =>
-        record
-          ? toUser(this.world, record)
-          : {
-              object: "user" as const,
-              id,
-              displayName: "Unknown user",
-              urls: { location: `${this.world.baseUrl}/v1/users/${id}` },
-            },
-      );
-      this.users.set(id, user);
-    }
-    return user;
   }
 }

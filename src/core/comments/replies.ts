@@ -66,7 +66,7 @@ export function replyOperations<F extends Family>(family: F) {
         table: commentRepliesTable,
         index: "byComment",
         where: [comment.id],
-        map: (record: CommentReplyRecord) => present.reply(record),
+        map: (record: CommentReplyRecord) => present.presentReply(record),
       });
     },
   });
@@ -100,7 +100,7 @@ export function replyOperations<F extends Family>(family: F) {
       await saveComment(tx, thread, comment, comment);
       await countPosts(tx, thread, record.postedBy, 1);
       const format = "format" in query ? query.format : undefined;
-      return new CommentPresenter(tx, scope, thread, format).reply(record);
+      return new CommentPresenter(tx, scope, thread, format).presentReply(record);
     },
   });
 
@@ -115,7 +115,7 @@ export function replyOperations<F extends Family>(family: F) {
     query: z.object(formatQuery),
     response: commentReplySchema,
     async run(scope, { query }) {
-      return new CommentPresenter(scope.tx, scope, scope.thread, query.format).reply(scope.reply);
+      return new CommentPresenter(scope.tx, scope, scope.thread, query.format).presentReply(scope.reply);
     },
   });
 
@@ -141,7 +141,7 @@ export function replyOperations<F extends Family>(family: F) {
       const next = applyEdits(current, change, user, now);
       if (JSON.stringify(next) !== JSON.stringify(current)) await tx.put(commentRepliesTable, next);
       await saveComment(tx, thread, comment, applyResolution(comment, change.resolved, user, now));
-      return new CommentPresenter(tx, scope, thread).reply(next);
+      return new CommentPresenter(tx, scope, thread).presentReply(next);
     },
   });
 

@@ -17,7 +17,7 @@ import type { Context } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { presentSite } from "../sites/present.js";
 import { sitesTable } from "../sites/tables.js";
-import { presentSpace, spacePermissions } from "../spaces/permissions.js";
+import { spacePermissions } from "../spaces/permissions.js";
 import { spacesTable } from "../spaces/tables.js";
 import { findOrganization, onIntegration, type IntegrationAccess } from "./access.js";
 import { recordEvent } from "./delivery.js";
@@ -30,6 +30,7 @@ import {
   spaceInstallationSchema,
 } from "./schemas.js";
 import { type InstallationRecord, installationsTable, type IntegrationRecord } from "./tables.js";
+import { presentSpace } from "../spaces/present.js";
 
 /**
  * Installations of an integration into organizations (docs/integrations.md, "Installations").

@@ -1,5 +1,4 @@
-import { presentOrganization } from "../organizations/operations.js";
-import { toOrganization, type OrganizationPermissions } from "../organizations/schemas.js";
+import { type OrganizationPermissions } from "../organizations/schemas.js";
 import { organizationsTable } from "../organizations/tables.js";
 import { findMembership } from "../permissions/membership.js";
 import type { Context, World } from "../shared/world.js";
@@ -7,6 +6,7 @@ import type { ReadTransaction } from "../storage/port.js";
 import type { IntegrationViewer } from "./access.js";
 import type { Installation, Integration, IntegrationEvent } from "./schemas.js";
 import type { EventRecord, InstallationRecord, IntegrationRecord } from "./tables.js";
+import { presentOrganization, presentOrganizationWith } from "../organizations/present.js";
 
 const NO_PERMISSIONS: OrganizationPermissions = {
   view: false,
@@ -59,7 +59,7 @@ async function ownerOf(tx: ReadTransaction, context: Context, organizationId: st
   if (membership) return presentOrganization(tx, context, membership);
   const organization = await tx.get(organizationsTable, organizationId);
   if (!organization) throw new Error(`Integration owner ${organizationId} is missing`);
-  return toOrganization(
+  return presentOrganizationWith(
     context,
     { ...organization, emailDomains: [], mergeRules: { type: "none" } },
     NO_PERMISSIONS,

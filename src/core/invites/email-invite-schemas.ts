@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { memberRoleOrGuest } from "../shared/roles.js";
 import { timestamp } from "../shared/schema.js";
-import type { ReadTransaction } from "../storage/port.js";
-import { organizationsTable } from "../organizations/tables.js";
 import type { EmailInviteRecord } from "./tables.js";
 
 /**
@@ -57,24 +55,3 @@ export const isExpired = (invite: EmailInviteRecord, now: Date) =>
 /** The instant an invitation made at `now` expires. */
 export const expiryFrom = (now: Date) =>
   new Date(now.getTime() + INVITE_LIMITS.lifetimeDays * 86_400_000).toISOString();
-
-/** The invitation as its invitee and the organization's admins see it. */
-export async function presentEmailInvite(
-  tx: ReadTransaction,
-  record: EmailInviteRecord,
-): Promise<EmailInvite> {
-  const organization = await tx.get(organizationsTable, record.organization);
-  return {
-    object: "organization-email-invite",
-    id: record.id,
-    organization: { id: record.organization, title: organization?.title ?? "" },
-    email: record.email,
-    role: record.role,
-    sso: record.sso,
-    state: record.state,
-    invitedBy: record.invitedBy,
-    createdAt: record.createdAt,
-    ...(record.expiresAt ? { expiresAt: record.expiresAt } : {}),
-    ...(record.acceptedAt ? { acceptedAt: record.acceptedAt } : {}),
-  };
-}

@@ -17,9 +17,9 @@ import {
   INVITE_LIMITS,
   inviteEmail,
   isExpired,
-  presentEmailInvite,
 } from "./email-invite-schemas.js";
 import { type EmailInviteRecord, emailInvitesTable } from "./tables.js";
+import { presentEmailInvite } from "./present.js";
 
 /**
  * Invitations by email (docs/api.md, "Email invitations"). Inviting records a pending invitation

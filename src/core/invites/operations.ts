@@ -17,10 +17,10 @@ import {
   organizationInviteRole,
   requireInvite,
   requireInviteLinks,
-  toInvite,
   type Invite,
   type OrganizationInviteRecord,
 } from "./schemas.js";
+import { presentInvite } from "./present.js";
 
 const tag = "invites";
 const organizationParams = z.object({ organizationId: pathParam() });
@@ -42,7 +42,7 @@ export const listOrganizationInviteLinks = defineOperation({
       index: "byOrganization",
       where: [membership.organization.id],
       filter: isOrganizationInvite,
-      map: (invite) => toInvite(invite as OrganizationInviteRecord, membership.role),
+      map: (invite) => presentInvite(invite as OrganizationInviteRecord, membership.role),
     });
   },
 });
@@ -74,7 +74,7 @@ export const createOrganizationInvite = defineOperation({
     await tx.put(invitesTable, invite);
     // The reference invite has no `urls`; the Location header of the creation points here.
     const location = `${scope.baseUrl}/v1/orgs/${invite.organization}/link-invites/${invite.id}`;
-    return new Reply(201, toInvite(invite, membership.role), { location });
+    return new Reply(201, presentInvite(invite, membership.role), { location });
   },
 });
 
@@ -90,7 +90,7 @@ export const getOrganizationInviteLink = defineOperation({
   access: inviteLinkHolder("read"),
   response: inviteSchema,
   async run({ invite, membership }) {
-    return toInvite(invite, membership?.role);
+    return presentInvite(invite, membership?.role);
   },
 });
 
@@ -113,7 +113,7 @@ export const updateOrganizationInviteById = defineOperation({
     const invite = await requireInvite(tx, membership.organization.id, params.inviteId);
     const updated: OrganizationInviteRecord = { ...invite, target: { type: "organization", role } };
     await tx.put(invitesTable, updated);
-    return toInvite(updated, membership.role);
+    return presentInvite(updated, membership.role);
   },
 });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { badRequest, forbidden, notFound } from "../shared/errors.js";
-import { atLeast, memberRoleOrGuest, type Role } from "../shared/roles.js";
+import { memberRoleOrGuest, type Role } from "../shared/roles.js";
 import { boundedId } from "../shared/schema.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { type InviteRecord, invitesTable } from "./tables.js";
@@ -22,18 +22,6 @@ export type OrganizationInviteRecord = InviteRecord & {
 
 export const isOrganizationInvite = (record: InviteRecord): record is OrganizationInviteRecord =>
   record.target.type === "organization";
-
-/**
- * The invite link as `viewer` sees it. The reference calls an invite redundant when "the
- * requesting user already has all necessary permissions": the viewer is a member (`viewer` is their
- * organization role, null for a guest; `undefined` for a non-member) whose role reaches the role
- * the invite grants. Joining through a redundant invite changes nothing.
- */
-export function toInvite(record: OrganizationInviteRecord, viewer: Role | null | undefined): Invite {
-  const { role } = record.target;
-  const redundant = viewer !== undefined && (role === null || atLeast(viewer, role));
-  return { object: "invite", id: record.id, role, redundant };
-}
 
 /** An organization invite link of the organization, answering 404 when there is none. */
 export async function requireInvite(

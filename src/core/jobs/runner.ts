@@ -1,5 +1,5 @@
 import type { World } from "../shared/world.js";
-import { type JobInfo, toJobInfo } from "./list.js";
+import { type JobInfo, presentJob } from "./present.js";
 import type { JobHandlers } from "./schedule.js";
 import { type JobRecord, jobsTable } from "./tables.js";
 
@@ -74,7 +74,7 @@ export async function runDueJobs(
     ran++;
     const failure = await attempt(world, handlers, job);
     const after = await finish(world, job, failure, maxAttempts);
-    if (failure && after) options.onFailure?.(toJobInfo(after, world.clock()), failure.error);
+    if (failure && after) options.onFailure?.(presentJob(after, world.clock()), failure.error);
   }
   return ran;
 }

@@ -80,7 +80,7 @@ async function linksPage(
     ...(item.target.kind === "page" ? [item.target.page] : []),
   ]);
   const presenter = await locationPresenter(scope, pages);
-  return { ...page, items: page.items.map(presenter.usage), stats: linkStats(items, introduced) };
+  return { ...page, items: page.items.map(presenter.presentLinkUsage), stats: linkStats(items, introduced) };
 }
 
 function linkFamily<const Ids extends LinkIds, Shape extends z.ZodRawShape>(family: Family<Ids, Shape>) {
@@ -190,7 +190,7 @@ async function backlinksPage(scope: ContentReadScope, request: PageRequest, targ
     scope,
     page.items.map((source) => source.id),
   );
-  return { ...page, items: page.items.map((source) => presenter.page(source.id)) };
+  return { ...page, items: page.items.map((source) => presenter.presentPageLocation(source.id)) };
 }
 
 /**

@@ -9,14 +9,15 @@ import {
 } from "../content/present.js";
 import type { ContentScope } from "../content/access.js";
 import { pageTree } from "../content/tree.js";
-import { presentOrganization } from "../organizations/operations.js";
 import { organizationSchema, type Organization } from "../organizations/schemas.js";
 import { listOf } from "../shared/pagination.js";
 import type { Context } from "../shared/world.js";
-import { spaceSchema, toSpace, type Space } from "../spaces/schemas.js";
+import { spaceSchema, type Space } from "../spaces/schemas.js";
 import type { ReadTransaction } from "../storage/port.js";
 import type { LinkItem } from "./graph.js";
 import { renderingFor } from "./markdown-links.js";
+import { presentSpaceWith } from "../spaces/present.js";
+import { presentOrganization } from "../organizations/present.js";
 
 /**
  * The reference shapes of links (ContentReferenceUsage) and of the places they point at or appear
@@ -73,9 +74,9 @@ export const backlinksListSchema = listOf(contentLocationSchema);
 
 /** Presents locations in one content view; shared objects are built once per request. */
 export interface LocationPresenter {
-  page(id: string): ContentLocation;
-  file(id: string): ContentLocation;
-  usage(item: LinkItem): z.infer<typeof linkUsageSchema>;
+  presentPageLocation(id: string): ContentLocation;
+  presentFileLocation(id: string): ContentLocation;
+  presentLinkUsage(item: LinkItem): z.infer<typeof linkUsageSchema>;
 }
 
 /** What the presenter reads: an operation's scope under `onContent` (content/access.ts). */
@@ -88,14 +89,14 @@ export async function locationPresenter(
 ): Promise<LocationPresenter> {
   const content = await scope.content.full();
   const organization: Organization = await presentOrganization(scope.tx, scope, scope.membership);
-  const space: Space = toSpace(scope, scope.space, scope.permissions);
+  const space: Space = presentSpaceWith(scope, scope.space, scope.permissions);
   const tree = pageTree(content);
   const versions = [...pages].flatMap((id) => tree.byId.get(id)?.version ?? []);
   const links = await renderingFor(scope, scope.content, versions);
   const presentedPages = new Map<string, Page>();
   const files = new Map<string, File>();
 
-  const page = (id: string): ContentLocation => {
+  const presentPageLocation = (id: string): ContentLocation => {
     let presented = presentedPages.get(id);
     if (!presented) {
       const node = tree.byId.get(id);
@@ -105,7 +106,7 @@ export async function locationPresenter(
     }
     return { kind: "page", organization, space, page: presented };
   };
-  const file = (id: string): ContentLocation => {
+  const presentFileLocation = (id: string): ContentLocation => {
     let presented = files.get(id);
     if (!presented) {
       const version = content.files.get(id);
@@ -118,9 +119,9 @@ export async function locationPresenter(
   const target = (item: LinkItem): ContentLocation => {
     switch (item.target.kind) {
       case "page":
-        return page(item.target.page);
+        return presentPageLocation(item.target.page);
       case "file":
-        return file(item.target.file);
+        return presentFileLocation(item.target.file);
       case "url":
         return { kind: "url", url: item.target.url };
       case "missing":
@@ -128,13 +129,13 @@ export async function locationPresenter(
     }
   };
   return {
-    page,
-    file,
-    usage: (item) => ({
+    presentPageLocation,
+    presentFileLocation,
+    presentLinkUsage: (item) => ({
       status: item.status,
       relation: item.relation,
       targetReference: target(item),
-      locationReferences: item.sources.map(page),
+      locationReferences: item.sources.map(presentPageLocation),
     }),
   };
 }

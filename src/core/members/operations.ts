@@ -10,7 +10,8 @@ import { type MemberRecord, membersTable } from "./tables.js";
 import { usersTable } from "../users/tables.js";
 import { listTeamsForOrganizationMember } from "./teams.js";
 import { findMember, keepAnAdmin, requireMember } from "./access.js";
-import { MemberPresenter, memberSchema, type Member } from "./schemas.js";
+import { memberSchema, type Member } from "./schemas.js";
+import { MemberPresenter } from "./present.js";
 
 const tag = "members";
 const organizationParams = z.object({ organizationId: pathParam() });
@@ -60,7 +61,7 @@ export const listMembersInOrganizationById = defineOperation({
             },
           }
         : {}),
-      map: (member) => presenter.present(member),
+      map: (member) => presenter.presentMember(member),
     });
   },
 });
@@ -82,7 +83,7 @@ export const getMemberInOrganizationById = defineOperation({
   async run(scope, { params }) {
     const { tx, membership } = scope;
     const member = await requireMember(tx, membership.organization.id, params.userId);
-    return new MemberPresenter(tx, scope, membership).present(member);
+    return new MemberPresenter(tx, scope, membership).presentMember(member);
   },
 });
 
@@ -105,7 +106,7 @@ export const updateMemberInOrganizationById = defineOperation({
       updated.role = body.role;
       await tx.put(membersTable, updated);
     }
-    return new MemberPresenter(tx, scope, membership).present(updated);
+    return new MemberPresenter(tx, scope, membership).presentMember(updated);
   },
 });
 

@@ -4,9 +4,10 @@ import { defineOperation } from "../registry.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
 import { type TeamMemberRecord, teamMembersTable, teamsTable } from "../teams/tables.js";
-import { presentTeam, requireTeam } from "../teams/access.js";
+import { requireTeam } from "../teams/access.js";
 import { teamMemberSchema, teamSchema } from "../teams/schemas.js";
 import { requireMember } from "./access.js";
+import { presentTeam } from "../teams/present.js";
 
 const memberTeamSchema = z.object({ team: teamSchema, member: teamMemberSchema });
 

@@ -1,15 +1,13 @@
 import { z } from "zod";
 import { insertMember } from "../members/records.js";
 import { defineOperation, noContent } from "../registry.js";
-import { memberKey, requireMembership, type Membership } from "../permissions/membership.js";
-import { inOrganization, permissionsOf } from "../permissions/organization.js";
+import { memberKey, requireMembership } from "../permissions/membership.js";
+import { inOrganization } from "../permissions/organization.js";
 import { anyCaller } from "../permissions/rules.js";
 import { badRequest, conflict } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { memberRoleOrGuest } from "../shared/roles.js";
 import { boundedId, httpUrl, pathParam } from "../shared/schema.js";
-import type { World } from "../shared/world.js";
-import type { ReadTransaction } from "../storage/port.js";
 import { type MemberRecord, membersTable } from "../members/tables.js";
 import { type OrganizationRecord, organizationsTable } from "./tables.js";
 import { usersTable } from "../users/tables.js";
@@ -21,16 +19,11 @@ import {
   organizationSchema,
   organizationTitle,
   standaloneMergeRules,
-  toOrganization,
 } from "./schemas.js";
+import { presentOrganization, presentOrganizationWith } from "./present.js";
 
 const tag = "organizations";
 const organizationParams = z.object({ organizationId: pathParam() });
-
-/** The organization as the member sees it. */
-export async function presentOrganization(tx: ReadTransaction, world: World, membership: Membership) {
-  return toOrganization(world, membership.organization, await permissionsOf(tx, membership));
-}
 
 export const listOrganizationsForAuthenticatedUser = defineOperation({
   id: "listOrganizationsForAuthenticatedUser",
@@ -96,7 +89,7 @@ export const getOrganizationById = defineOperation({
   access: inOrganization("member"),
   response: organizationSchema,
   async run(scope) {
-    return toOrganization(scope, scope.membership.organization, scope.permissions);
+    return presentOrganizationWith(scope, scope.membership.organization, scope.permissions);
   },
 });
 
@@ -158,7 +151,7 @@ export const updateOrganizationById = defineOperation({
     if (body.mergeRules !== undefined) organization.mergeRules = body.mergeRules;
     await tx.put(organizationsTable, organization);
     // The caller's permissions do not depend on the fields changed here.
-    return toOrganization(scope, organization, permissions);
+    return presentOrganizationWith(scope, organization, permissions);
   },
 });
 

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import type { Membership } from "../permissions/membership.js";
 import { atLeast, memberRoleOrGuest } from "../shared/roles.js";
-import { boundedId, isHttpUrl, wellFormed } from "../shared/schema.js";
-import type { World } from "../shared/world.js";
-import { organizationPlan, organizationType, type OrganizationRecord } from "./tables.js";
+import { boundedId, wellFormed } from "../shared/schema.js";
+import { organizationPlan, organizationType } from "./tables.js";
 
 export const organizationTitle = z.string().trim().min(2).max(255).check(wellFormed());
 /** A lower-case hostname label: what the organization's default public hostname starts with. */
@@ -106,37 +105,5 @@ export function organizationPermissions(membership: Membership, ownsTeam: boolea
     listIntegrations: member,
     listInstallations: admin,
     installIntegration: admin,
-  };
-}
-
-export function toOrganization(
-  world: World,
-  record: OrganizationRecord,
-  permissions: OrganizationPermissions,
-): Organization {
-  return {
-    object: "organization",
-    id: record.id,
-    title: record.title,
-    createdAt: record.createdAt,
-    emailDomains: record.emailDomains,
-    ...(record.hostname ? { hostname: record.hostname } : {}),
-    type: record.type,
-    defaultRole: record.defaultRole,
-    ...(record.defaultContent ? { defaultContent: record.defaultContent } : {}),
-    sso: record.sso,
-    ai: record.ai,
-    inviteLinks: record.inviteLinks,
-    plan: record.plan,
-    mergeRules: record.mergeRules as Organization["mergeRules"],
-    // A self-hosted organization has no billing, hence no trial.
-    trial: { status: "notapplicable", count: 0 },
-    urls: {
-      location: `${world.baseUrl}/v1/orgs/${record.id}`,
-      app: `${world.appUrl}/o/${record.id}`,
-      // A logo of another scheme, stored before logos were checked, is never shown.
-      ...(record.logo && isHttpUrl(record.logo) ? { logo: record.logo } : {}),
-    },
-    permissions,
   };
 }

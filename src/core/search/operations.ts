@@ -6,11 +6,12 @@ import { contentRole } from "../permissions/membership.js";
 import { inOrganization } from "../permissions/organization.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
-import type { World } from "../shared/world.js";
 import { spacePermissions } from "../spaces/permissions.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import { withSearchIndex } from "./live-index.js";
-import { excerpt, pageAt, pageHit, rankPages, sectionsOf, type PageHit } from "./search-index.js";
+import { presentPageResult, presentSpaceResult } from "./present.js";
+import { pageResultSchema, spaceResultSchema } from "./schemas.js";
+import { pageAt, pageHit, rankPages, type PageHit } from "./search-index.js";
 
 /**
  * Search (SPEC.md, "Search results"): full text over page titles and sections, in one space or
@@ -32,68 +33,6 @@ export const PAGES_PER_SPACE = 10;
 
 const tag = "search";
 const searchQuery = z.object({ query: z.string().min(1).max(512), ...pageQuery });
-
-const sectionResultSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  path: z.string(),
-  body: z.string(),
-  urls: z.object({ app: z.string() }),
-});
-
-const pageResultSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  path: z.string(),
-  sections: z.array(sectionResultSchema),
-  ancestors: z.array(z.object({ title: z.string() })),
-  urls: z.object({ app: z.string() }),
-});
-type PageResult = z.infer<typeof pageResultSchema>;
-
-const spaceResultSchema = z.object({ id: z.string(), title: z.string(), pages: z.array(pageResultSchema) });
-
-async function presentHit(
-  world: World,
-  space: SpaceRecord,
-  content: Revision,
-  hit: PageHit,
-): Promise<PageResult> {
-  const { version, path, ancestors } = await placeOf(content, hit.page);
-  const sections = sectionsOf(world, version);
-  const app = `${world.appUrl}/s/${space.id}/${path}`;
-  return {
-    id: version.page,
-    title: version.title,
-    path,
-    sections: hit.sections.map(({ section: index, terms }) => {
-      const section = sections[index]!;
-      const anchor = section.anchor === undefined ? "" : `#${section.anchor}`;
-      return {
-        id: `${version.page}${anchor}`,
-        title: section.title,
-        path: `${path}${anchor}`,
-        body: excerpt(section.body, terms),
-        urls: { app: `${app}${anchor}` },
-      };
-    }),
-    ancestors: ancestors.map(({ title }) => ({ title })),
-    urls: { app },
-  };
-}
-
-/**
- * A page's path and ancestors in a revision, read up its chain of parents: for the hits shown
- * only, so a query never derives the whole tree. As in content/tree.ts, a page whose parent is
- * missing sits at the root.
- */
-async function placeOf(content: Revision, page: string) {
-  const lineage = (await content.lineage(page))!;
-  const version = lineage.at(-1)!;
-  const ancestors = lineage.slice(0, -1);
-  const path = lineage.map(({ slug }) => slug).join("/");
-  return { version, path, ancestors };
-}
 
 export const searchSpaceContent = defineOperation({
   id: "searchSpaceContent",
@@ -117,7 +56,7 @@ export const searchSpaceContent = defineOperation({
     });
     return {
       ...page,
-      items: await Promise.all(page.items.map((hit) => presentHit(scope, space, content, hit))),
+      items: await Promise.all(page.items.map((hit) => presentPageResult(scope, space, content, hit))),
     };
   },
 });
@@ -158,11 +97,7 @@ export const searchOrganizationContent = defineOperation({
     return {
       ...page,
       items: await Promise.all(
-        page.items.map(async ({ space, content, hits }) => ({
-          id: space.id,
-          title: space.title,
-          pages: await Promise.all(hits.map((hit) => presentHit(scope, space, content, hit))),
-        })),
+        page.items.map(({ space, content, hits }) => presentSpaceResult(scope, space, content, hits)),
       ),
     };
   },

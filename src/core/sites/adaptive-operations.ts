@@ -1,14 +1,9 @@
 import { z } from "zod";
 import { defineOperation } from "../registry.js";
-import { timestamp } from "../shared/schema.js";
 import { onSite } from "./access.js";
-import {
-  type AdaptiveJsonSchema,
-  DEFAULT_ADAPTIVE_SCHEMA,
-  templateConditions,
-  validateAdaptiveSchema,
-} from "./adaptive.js";
-import { siteParams } from "./schemas.js";
+import { templateConditions, validateAdaptiveSchema } from "./adaptive.js";
+import { adaptiveSchemaOf, presentAdaptiveSchema } from "./present.js";
+import { siteAdaptiveSchemaSchema, siteParams } from "./schemas.js";
 import { type SiteRecord, sitesTable } from "./tables.js";
 
 /**
@@ -25,33 +20,6 @@ import { type SiteRecord, sitesTable } from "./tables.js";
 
 const tag = "sites";
 const path = "/orgs/{organizationId}/sites/{siteId}/adaptive-schema";
-
-/** The reference's `SiteAdaptiveSchema`. */
-export const siteAdaptiveSchemaSchema = z.object({
-  object: z.literal("site-adaptive-schema"),
-  jsonSchema: z.record(z.string(), z.unknown()),
-  updatedAt: timestamp(),
-});
-export type SiteAdaptiveSchema = z.infer<typeof siteAdaptiveSchemaSchema>;
-
-/** The site's adaptive schema as stored, or the default one. */
-export function adaptiveSchemaOf(site: SiteRecord): { jsonSchema: AdaptiveJsonSchema; updatedAt: string } {
-  return site.adaptiveSchema
-    ? {
-        jsonSchema: site.adaptiveSchema.jsonSchema as unknown as AdaptiveJsonSchema,
-        updatedAt: site.adaptiveSchema.updatedAt,
-      }
-    : { jsonSchema: DEFAULT_ADAPTIVE_SCHEMA, updatedAt: site.createdAt };
-}
-
-function presentAdaptiveSchema(site: SiteRecord): SiteAdaptiveSchema {
-  const { jsonSchema, updatedAt } = adaptiveSchemaOf(site);
-  return {
-    object: "site-adaptive-schema",
-    jsonSchema: jsonSchema as unknown as Record<string, unknown>,
-    updatedAt,
-  };
-}
 
 export const getSiteAdaptiveSchema = defineOperation({
   id: "getSiteAdaptiveSchema",

@@ -5,18 +5,11 @@ import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
 import { boundedId, pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
-import type { ReadTransaction } from "../storage/port.js";
 import { onSite } from "./access.js";
-import { loadStructure, presentGroup, type PresentSpace, siteLocation } from "./present.js";
-import {
-  groupTitle,
-  iconName,
-  siteParams,
-  siteSectionGroupSchema,
-  type SiteSectionGroup,
-} from "./schemas.js";
+import { loadStructure, presentGroup, presentGroupNow, siteLocation } from "./present.js";
+import { groupTitle, iconName, siteParams, siteSectionGroupSchema } from "./schemas.js";
 import { loadTree, memberSpaces, positionAfterLast, requireGroup, treeOf } from "./structure.js";
-import { type SiteRecord, type SiteSectionGroupRecord, siteNodesTable } from "./tables.js";
+import { type SiteSectionGroupRecord, siteNodesTable } from "./tables.js";
 
 /**
  * Section groups: sections and groups of one parent (the site's root or a group) share one order.
@@ -32,18 +25,6 @@ const groupParams = siteParams.extend({ siteSectionGroupId: pathParam() });
 /** The URL of a group in the API (the reference's groups have no `urls`). */
 const groupLocation = (world: World, group: SiteSectionGroupRecord) =>
   `${siteLocation(world, { id: group.site, organization: group.organization })}/section-groups/${group.id}`;
-
-async function presentGroupNow(
-  tx: ReadTransaction,
-  world: World,
-  site: SiteRecord,
-  group: SiteSectionGroupRecord,
-  presentSpace: PresentSpace,
-): Promise<SiteSectionGroup> {
-  const structure = await loadStructure(tx, site);
-  const stored = structure.groups.find((candidate) => candidate.id === group.id) ?? group;
-  return presentGroup(world, structure, stored, presentSpace);
-}
 
 export const listSiteSectionGroups = defineOperation({
   id: "listSiteSectionGroups",

@@ -7,7 +7,13 @@ import { boundedId, pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { onSite } from "./access.js";
-import { loadStructure, presentGroup, presentSection, presentStructure } from "./present.js";
+import {
+  loadStructure,
+  presentGroup,
+  presentSection,
+  presentStructure,
+  presentSiteSpaceNow,
+} from "./present.js";
 import { onSiteForReaders } from "./readers.js";
 import {
   siteParams,
@@ -20,7 +26,6 @@ import {
   type SiteSpace,
 } from "./schemas.js";
 import { readerView, shareKeyQuery } from "./sections.js";
-import { presentSiteSpaceNow } from "./site-spaces.js";
 import { findSiteSpace, loadTree, memberSpaces, siteSpacesOf } from "./structure.js";
 import {
   type SiteNodeRecord,

@@ -1,8 +1,20 @@
+import { notFound } from "../shared/errors.js";
 import type { World } from "../shared/world.js";
-import type { Space } from "../spaces/schemas.js";
 import { spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
-import type { ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from "./schemas.js";
+import { type AdaptiveJsonSchema, DEFAULT_ADAPTIVE_SCHEMA } from "./adaptive.js";
+import type {
+  PresentSpace,
+  ShareLink,
+  Site,
+  SiteAdaptiveSchema,
+  SitePublishingAuth,
+  SiteSection,
+  SiteSectionGroup,
+  SiteSpace,
+  SiteStructure,
+} from "./schemas.js";
+import { findNode } from "./structure.js";
 import {
   type ShareLinkRecord,
   type SiteNodeRecord,
@@ -61,9 +73,6 @@ export async function presentSite(tx: ReadTransaction, world: World, site: SiteR
     },
   };
 }
-
-/** How a site space's `space` is presented: by the caller's permissions, or as a reader sees it. */
-export type PresentSpace = (space: string) => Promise<Space | undefined>;
 
 /** The stored structure of a site: its sections and groups by parent, its site spaces by section. */
 export interface StoredStructure {
@@ -252,4 +261,69 @@ export function presentShareLink(
     urls:
       options.admin && site.published ? { published: `${siteRootUrl(world, site)}?share=${link.key}` } : {},
   };
+}
+
+/** A site space as stored now, presented under its section. */
+export async function presentSiteSpaceNow(
+  tx: ReadTransaction,
+  world: World,
+  site: SiteRecord,
+  siteSpace: SiteSpaceRecord,
+  presentSpace: PresentSpace,
+): Promise<SiteSpace> {
+  const section = siteSpace.section ? await findNode(tx, site, "section", siteSpace.section) : undefined;
+  const presented = await presentSiteSpace(world, site, section, siteSpace, presentSpace);
+  if (!presented) throw notFound(`Site space "${siteSpace.id}" not found`);
+  return presented;
+}
+
+/** A section of the site, presented with its site spaces as of now. */
+export async function presentSectionNow(
+  tx: ReadTransaction,
+  world: World,
+  site: SiteRecord,
+  section: SiteSectionRecord,
+  presentSpace: PresentSpace,
+): Promise<SiteSection> {
+  const structure = await loadStructure(tx, site);
+  const stored = structure.sections.find((candidate) => candidate.id === section.id) ?? section;
+  return presentSection(world, structure, stored, presentSpace);
+}
+
+/** A group of the site, presented with its sections as of now. */
+export async function presentGroupNow(
+  tx: ReadTransaction,
+  world: World,
+  site: SiteRecord,
+  group: SiteSectionGroupRecord,
+  presentSpace: PresentSpace,
+): Promise<SiteSectionGroup> {
+  const structure = await loadStructure(tx, site);
+  const stored = structure.groups.find((candidate) => candidate.id === group.id) ?? group;
+  return presentGroup(world, structure, stored, presentSpace);
+}
+
+/** The site's adaptive schema as stored, or the default one. */
+export function adaptiveSchemaOf(site: SiteRecord): { jsonSchema: AdaptiveJsonSchema; updatedAt: string } {
+  return site.adaptiveSchema
+    ? {
+        jsonSchema: site.adaptiveSchema.jsonSchema as unknown as AdaptiveJsonSchema,
+        updatedAt: site.adaptiveSchema.updatedAt,
+      }
+    : { jsonSchema: DEFAULT_ADAPTIVE_SCHEMA, updatedAt: site.createdAt };
+}
+
+/** The site's adaptive schema, or the default one since its creation. */
+export function presentAdaptiveSchema(site: SiteRecord): SiteAdaptiveSchema {
+  const { jsonSchema, updatedAt } = adaptiveSchemaOf(site);
+  return {
+    object: "site-adaptive-schema",
+    jsonSchema: jsonSchema as unknown as Record<string, unknown>,
+    updatedAt,
+  };
+}
+
+/** The site's publishing auth: its key signs the tokens of its visitors. */
+export function presentPublishingAuth(site: SiteRecord): SitePublishingAuth {
+  return { object: "publishing-auth", backend: "custom", privateKey: site.publishingKey };
 }

@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { defineOperation } from "../registry.js";
 import { onSite } from "./access.js";
-import { siteParams } from "./schemas.js";
+import { presentPublishingAuth } from "./present.js";
+import { siteParams, sitePublishingAuthSchema } from "./schemas.js";
 import { type SiteRecord, sitesTable } from "./tables.js";
 import { newPublishingKey } from "./visitor-token.js";
 
@@ -21,18 +21,6 @@ import { newPublishingKey } from "./visitor-token.js";
 
 const tag = "site-publishing-auth";
 const path = "/orgs/{organizationId}/sites/{siteId}/publishing/auth";
-
-/** The reference's `SitePublishingAuth`, in its custom-backend branch (`VisitorAuthCustomBackend`). */
-export const sitePublishingAuthSchema = z.object({
-  object: z.literal("publishing-auth"),
-  backend: z.literal("custom"),
-  privateKey: z.string(),
-});
-export type SitePublishingAuth = z.infer<typeof sitePublishingAuthSchema>;
-
-function presentPublishingAuth(site: SiteRecord): SitePublishingAuth {
-  return { object: "publishing-auth", backend: "custom", privateKey: site.publishingKey };
-}
 
 export const getSitePublishingAuthById = defineOperation({
   id: "getSitePublishingAuthById",

@@ -3,12 +3,11 @@ import { defineAccess, type AccessRule } from "../permissions/rule.js";
 import { notFound } from "../shared/errors.js";
 import type { Context, World } from "../shared/world.js";
 import { spacePermissions } from "../spaces/permissions.js";
-import { toSpace } from "../spaces/schemas.js";
 import { spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { findSite, sitePermissions, type SitePermissions } from "./access.js";
 import { evaluateCondition, parseCondition } from "./conditions.js";
-import type { PresentSpace, StoredStructure } from "./present.js";
+import type { StoredStructure } from "./present.js";
 import {
   type ShareLinkRecord,
   shareLinksTable,
@@ -18,6 +17,8 @@ import {
   type SiteSectionRecord,
   type SiteSpaceRecord,
 } from "./tables.js";
+import { presentSpaceWith } from "../spaces/present.js";
+import type { PresentSpace } from "./schemas.js";
 
 /**
  * Who reads a site's published content, and what they see (docs/sites.md, "Readers").
@@ -119,7 +120,9 @@ export function onSiteForReaders(): AccessRule<SiteReaderAccess> {
 export function readerSpaces(tx: ReadTransaction, world: World): PresentSpace {
   return async (id) => {
     const space = await tx.get(spacesTable, id);
-    return space?.state === "live" ? toSpace(world, space, spacePermissions("read", space)) : undefined;
+    return space?.state === "live"
+      ? presentSpaceWith(world, space, spacePermissions("read", space))
+      : undefined;
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pathParam, timestamp, wellFormed } from "../shared/schema.js";
-import { spaceSchema } from "../spaces/schemas.js";
+import { spaceSchema, type Space } from "../spaces/schemas.js";
 import { siteAgentsContext, siteType, siteVisibility } from "./tables.js";
 
 /** Request fields and their limits (SPEC.md, "Limits"), then the response shapes of the reference. */
@@ -142,3 +142,22 @@ export const shareLinkSchema = z.object({
   urls: publishedUrls,
 });
 export type ShareLink = z.infer<typeof shareLinkSchema>;
+
+/** The reference's `SiteAdaptiveSchema`. */
+export const siteAdaptiveSchemaSchema = z.object({
+  object: z.literal("site-adaptive-schema"),
+  jsonSchema: z.record(z.string(), z.unknown()),
+  updatedAt: timestamp(),
+});
+export type SiteAdaptiveSchema = z.infer<typeof siteAdaptiveSchemaSchema>;
+
+/** The reference's `SitePublishingAuth`, in its custom-backend branch (`VisitorAuthCustomBackend`). */
+export const sitePublishingAuthSchema = z.object({
+  object: z.literal("publishing-auth"),
+  backend: z.literal("custom"),
+  privateKey: z.string(),
+});
+export type SitePublishingAuth = z.infer<typeof sitePublishingAuthSchema>;
+
+/** How a site space's `space` is presented: by the caller's permissions, or as a reader sees it. */
+export type PresentSpace = (space: string) => Promise<Space | undefined>;

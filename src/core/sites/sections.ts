@@ -10,7 +10,7 @@ import { parseCondition } from "./conditions.js";
 import {
   loadStructure,
   presentSection,
-  type PresentSpace,
+  presentSectionNow,
   siteLocation,
   type StoredStructure,
 } from "./present.js";
@@ -23,7 +23,7 @@ import {
   siteParams,
   siteSectionSchema,
   structurePath,
-  type SiteSection,
+  type PresentSpace,
 } from "./schemas.js";
 import {
   addSiteSpace,
@@ -40,7 +40,7 @@ import {
   siteSpacesOf,
   treeOf,
 } from "./structure.js";
-import { type SiteRecord, type SiteSectionRecord, siteNodesTable, siteSpacesTable } from "./tables.js";
+import { type SiteSectionRecord, siteNodesTable, siteSpacesTable } from "./tables.js";
 
 /**
  * Site sections. A site without sections shows its site spaces at its root (`structure.type`
@@ -88,19 +88,6 @@ export function readerView(
 /** The URL of a section in the API (the reference's sections have no `urls.location`). */
 export const sectionLocation = (world: World, section: SiteSectionRecord) =>
   `${siteLocation(world, { id: section.site, organization: section.organization })}/sections/${section.id}`;
-
-/** A section of the site, presented with its site spaces as of now. */
-export async function presentSectionNow(
-  tx: ReadTransaction,
-  world: World,
-  site: SiteRecord,
-  section: SiteSectionRecord,
-  presentSpace: PresentSpace,
-): Promise<SiteSection> {
-  const structure = await loadStructure(tx, site);
-  const stored = structure.sections.find((candidate) => candidate.id === section.id) ?? section;
-  return presentSection(world, structure, stored, presentSpace);
-}
 
 export const listSiteSections = defineOperation({
   id: "listSiteSections",

@@ -1,19 +1,17 @@
 import { z } from "zod";
 import { defineOperation, deleted, Reply } from "../registry.js";
-import { badRequest, notFound } from "../shared/errors.js";
+import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
 import { boundedId, pathParam, queryBoolean } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
-import type { ReadTransaction } from "../storage/port.js";
 import { onSite } from "./access.js";
 import { parseCondition } from "./conditions.js";
-import { loadStructure, presentSiteSpace, type PresentSpace, siteLocation } from "./present.js";
+import { loadStructure, presentSiteSpace, presentSiteSpaceNow, siteLocation } from "./present.js";
 import { onSiteForReaders } from "./readers.js";
 import { conditionText, siteParams, siteSpaceSchema, structurePath, type SiteSpace } from "./schemas.js";
 import { readerView, shareKeyQuery } from "./sections.js";
 import {
   addSiteSpace,
-  findNode,
   findSiteSpace,
   loadTree,
   memberSpaces,
@@ -24,7 +22,7 @@ import {
   siteSpacesOf,
   treeOf,
 } from "./structure.js";
-import { type SiteRecord, type SiteSpaceRecord, siteSpacesTable } from "./tables.js";
+import { type SiteSpaceRecord, siteSpacesTable } from "./tables.js";
 
 /**
  * Site spaces: the spaces a site shows, each in a section (or at the root of a site without
@@ -50,20 +48,6 @@ const siteSpaceParams = siteParams.extend({ siteSpaceId: pathParam() });
 
 const siteSpaceLocation = (world: World, siteSpace: SiteSpaceRecord) =>
   `${siteLocation(world, { id: siteSpace.site, organization: siteSpace.organization })}/site-spaces/${siteSpace.id}`;
-
-/** A site space as stored now, presented under its section. */
-export async function presentSiteSpaceNow(
-  tx: ReadTransaction,
-  world: World,
-  site: SiteRecord,
-  siteSpace: SiteSpaceRecord,
-  presentSpace: PresentSpace,
-): Promise<SiteSpace> {
-  const section = siteSpace.section ? await findNode(tx, site, "section", siteSpace.section) : undefined;
-  const presented = await presentSiteSpace(world, site, section, siteSpace, presentSpace);
-  if (!presented) throw notFound(`Site space "${siteSpace.id}" not found`);
-  return presented;
-}
 
 export const listSiteSpaces = defineOperation({
   id: "listSiteSpaces",

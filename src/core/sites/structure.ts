@@ -3,10 +3,8 @@ import { slugify } from "../content/tree.js";
 import type { Membership } from "../permissions/membership.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
 import type { World } from "../shared/world.js";
-import { presentSpace } from "../spaces/permissions.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
-import type { PresentSpace } from "./present.js";
 import {
   type SiteNodeRecord,
   type SiteRecord,
@@ -16,6 +14,8 @@ import {
   type SiteSpaceRecord,
   siteSpacesTable,
 } from "./tables.js";
+import { presentSpace } from "../spaces/present.js";
+import type { PresentSpace } from "./schemas.js";
 
 /**
  * Writes that keep a site's structure whole: every section (or the root of a site without

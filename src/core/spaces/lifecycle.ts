@@ -6,10 +6,10 @@ import { defineOperation, deleted } from "../registry.js";
 import { conflict } from "../shared/errors.js";
 import { endPosition, itemOf, positionAfter } from "../shared/positions.js";
 import { onSpace, onSpaceIfPresent } from "./access.js";
-import { presentSpace } from "./permissions.js";
 import { insertSpace, softDeleteSpace, visibilityUnder } from "./records.js";
 import { spaceParams, spaceSchema } from "./schemas.js";
 import { type SpaceRecord, spacesTable } from "./tables.js";
+import { presentSpace } from "./present.js";
 
 /**
  * A space's life after creation (SPEC.md, "States and transitions"): DELETE marks it deleted and

@@ -6,10 +6,10 @@ import { conflict, notFound, preconditionFailed } from "../shared/errors.js";
 import { endPosition, itemOf, moveBody, positionForMove } from "../shared/positions.js";
 import { boundedId } from "../shared/schema.js";
 import { onSpace } from "./access.js";
-import { presentSpace } from "./permissions.js";
 import { visibilityUnder } from "./records.js";
 import { spaceParams, spaceSchema } from "./schemas.js";
 import { type SpaceRecord, spacesTable } from "./tables.js";
+import { presentSpace } from "./present.js";
 
 const tag = "spaces";
 

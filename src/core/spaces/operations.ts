@@ -15,7 +15,6 @@ import { deleteSpaceById, duplicateSpace, restoreSpace } from "./lifecycle.js";
 import { moveSpace, transferSpace } from "./moves.js";
 import { onSpace } from "./access.js";
 import { sharedSpaceUrl } from "../sites/lookup.js";
-import { presentSpace } from "./permissions.js";
 import { insertSpace, visibilityUnder } from "./records.js";
 import {
   spaceEmoji,
@@ -23,10 +22,10 @@ import {
   spaceParams,
   spaceSchema,
   spaceTitle,
-  toSpace,
   UNTITLED_SPACE,
   type Space,
 } from "./schemas.js";
+import { presentSpace, presentSpaceWith } from "./present.js";
 
 const tag = "spaces";
 const organizationParams = z.object({ organizationId: pathParam() });
@@ -101,7 +100,7 @@ export const getSpaceById = defineOperation({
   response: spaceSchema,
   async run(context, { query }) {
     // The rule's permissions: a member's, or a reader token's `read` on its one space.
-    const space = toSpace(context, context.space, context.permissions);
+    const space = presentSpaceWith(context, context.space, context.permissions);
     const published = await sharedSpaceUrl(context.tx, context, context.space, query.shareKey);
     return published ? { ...space, urls: { ...space.urls, published } } : space;
   },

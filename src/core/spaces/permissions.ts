@@ -2,11 +2,11 @@ import { contentRole, findMembership, memberKey, type Membership } from "../perm
 import { type OrganizationRecord, organizationsTable } from "../organizations/tables.js";
 import { notFound } from "../shared/errors.js";
 import { atLeast, type Role } from "../shared/roles.js";
-import type { Context, World } from "../shared/world.js";
+import type { Context } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { isRestorable } from "./records.js";
 import { type SpaceRecord, spacesTable } from "./tables.js";
-import { toSpace, type SpacePermissions } from "./schemas.js";
+import type { SpacePermissions } from "./schemas.js";
 
 /**
  * What a caller may do on a space, from their role on it (`contentRole`) and its edit mode. The
@@ -97,15 +97,4 @@ function readerMembership(organization: OrganizationRecord, context: Context): M
     },
     role: null,
   };
-}
-
-/** The space as this member sees it. */
-export async function presentSpace(
-  tx: ReadTransaction,
-  world: World,
-  membership: Membership,
-  space: SpaceRecord,
-) {
-  const role = await contentRole(tx, membership, space);
-  return toSpace(world, space, spacePermissions(role, space));
 }

@@ -2,8 +2,7 @@ import { z } from "zod";
 import { standaloneMergeRules } from "../organizations/schemas.js";
 import { defaultLevel } from "../shared/roles.js";
 import { pathParam, timestamp, wellFormed } from "../shared/schema.js";
-import type { World } from "../shared/world.js";
-import { spaceEditMode, spaceLanguage, spaceVisibility, type SpaceRecord } from "./tables.js";
+import { spaceEditMode, spaceLanguage, spaceVisibility } from "./tables.js";
 
 export const spaceParams = z.object({ spaceId: pathParam() });
 
@@ -58,32 +57,3 @@ export const spaceSchema = z.object({
   permissions: spacePermissionsSchema,
 });
 export type Space = z.infer<typeof spaceSchema>;
-
-export function toSpace(world: World, record: SpaceRecord, permissions: SpacePermissions): Space {
-  return {
-    object: "space",
-    id: record.id,
-    title: record.title,
-    emoji: record.emoji,
-    visibility: record.visibility,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    ...(record.deletedAt ? { deletedAt: record.deletedAt } : {}),
-    editMode: record.editMode,
-    mergeRules: record.mergeRules as Space["mergeRules"],
-    urls: {
-      location: `${world.baseUrl}/v1/spaces/${record.id}`,
-      app: `${world.appUrl}/s/${record.id}`,
-    },
-    organization: record.organization,
-    ...(record.parent ? { parent: record.parent } : {}),
-    ...(record.language ? { language: record.language } : {}),
-    revision: record.revision,
-    defaultLevel: record.defaultLevel,
-    comments: record.counters.comments,
-    changeRequests: record.counters.changeRequests,
-    changeRequestsOpen: record.counters.changeRequestsOpen,
-    changeRequestsDraft: record.counters.changeRequestsDraft,
-    permissions,
-  };
-}

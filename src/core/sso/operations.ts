@@ -12,7 +12,6 @@ import { teamsTable } from "../teams/tables.js";
 import { checkCertificate } from "./certificate.js";
 import {
   MAX_SAML_PROVIDERS,
-  presentSAMLProvider,
   samlLabel,
   samlProviderFields,
   samlProviderParams,
@@ -23,6 +22,7 @@ import {
   type SAMLProvider,
 } from "./schemas.js";
 import { type SAMLProviderRecord, samlProvidersTable } from "./tables.js";
+import { presentSAMLProvider } from "./present.js";
 
 /**
  * SAML providers of an organization (docs/sso.md). Organization admins manage them; the login

@@ -1,6 +1,4 @@
 import { z } from "zod";
-import type { OrganizationPermissions } from "../organizations/schemas.js";
-import type { Membership } from "../permissions/membership.js";
 import { memberRoleOrGuest } from "../shared/roles.js";
 import {
   boundedId,
@@ -12,10 +10,7 @@ import {
   wellFormed,
 } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
-import type { ReadTransaction } from "../storage/port.js";
-import { presentTeam } from "../teams/access.js";
 import { teamSchema } from "../teams/schemas.js";
-import { teamsTable } from "../teams/tables.js";
 import type { SAMLProviderRecord } from "./tables.js";
 
 /** SPEC.md, Limits: SAML label 1 to 30. */
@@ -89,29 +84,3 @@ export function serviceOf(world: World, record: Pick<SAMLProviderRecord, "id">) 
 
 export const samlProviderLocation = (world: World, record: SAMLProviderRecord) =>
   `${world.baseUrl}/v1/orgs/${record.organization}/saml/${record.id}`;
-
-/** The provider as an organization admin sees it (only admins reach the provider operations). */
-export async function presentSAMLProvider(
-  tx: ReadTransaction,
-  world: World,
-  membership: Membership,
-  permissions: OrganizationPermissions,
-  record: SAMLProviderRecord,
-): Promise<SAMLProvider> {
-  // A deleted default team is no longer reported.
-  const team = record.defaultTeam ? await tx.get(teamsTable, record.defaultTeam) : undefined;
-  return {
-    object: "saml-provider",
-    id: record.id,
-    label: record.label,
-    ssoURL: record.ssoURL ?? NO_SSO_URL,
-    entityID: record.entityID ?? "",
-    certificate: record.certificate ?? "",
-    ...(team ? { defaultTeam: await presentTeam(tx, membership, permissions, team) } : {}),
-    defaultRole: record.defaultRole,
-    createdAt: record.createdAt,
-    status: statusOf(record),
-    service: serviceOf(world, record),
-    urls: { location: samlProviderLocation(world, record) },
-  };
-}

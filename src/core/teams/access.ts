@@ -6,7 +6,7 @@ import { defineAccess, type AccessRule } from "../permissions/rule.js";
 import { notFound } from "../shared/errors.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { type TeamRecord, teamsTable } from "./tables.js";
-import { teamPermissions, teamRoleOf, toTeam, type Team, type TeamPermissions } from "./schemas.js";
+import { teamPermissions, teamRoleOf, type TeamPermissions } from "./schemas.js";
 
 /** What a team rule hands `run`: the caller's membership, the team and the caller's permissions. */
 export interface TeamAccess {
@@ -65,14 +65,4 @@ export function onTeam(flag: PermissionFlag<TeamPermissions> | null): AccessRule
       return { membership, organization, team, permissions };
     },
   });
-}
-
-/** The team as the caller sees it. */
-export async function presentTeam(
-  tx: ReadTransaction,
-  membership: Membership,
-  organization: OrganizationPermissions,
-  team: TeamRecord,
-): Promise<Team> {
-  return toTeam(tx, team, await permissionsOnTeam(tx, membership, organization, team));
 }

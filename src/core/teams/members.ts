@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { findMember, findUserByEmail, requireMember } from "../members/access.js";
-import { MemberPresenter, memberSchema } from "../members/schemas.js";
+import { memberSchema } from "../members/schemas.js";
 import { requirePermission } from "../permissions/refuse.js";
 import { defineOperation, deleted, noContent } from "../registry.js";
 import { badRequest } from "../shared/errors.js";
@@ -13,6 +13,7 @@ import type { MemberRecord } from "../members/tables.js";
 import { type TeamMemberRecord, type TeamRecord, teamMembersTable } from "./tables.js";
 import { onTeam } from "./access.js";
 import { MAX_TEAM_CHANGES, teamMemberKey, teamMemberSchema, teamRole, type TeamRole } from "./schemas.js";
+import { MemberPresenter } from "../members/present.js";
 
 const tag = "teams";
 const teamParams = z.object({ organizationId: pathParam(), teamId: pathParam() });
@@ -143,7 +144,7 @@ export const listTeamMembersInOrganizationById = defineOperation({
       index: "byTeam",
       where: [team.id],
       map: async (teamMember) => ({
-        organization: await presenter.present(
+        organization: await presenter.presentMember(
           await requireMember(tx, teamMember.organization, teamMember.user),
         ),
         team: { role: teamMember.role },

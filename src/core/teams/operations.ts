@@ -10,7 +10,7 @@ import { nextSequence } from "../shared/sequence.js";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { type TeamRecord, teamMembersTable, teamsTable } from "./tables.js";
-import { onTeam, presentTeam } from "./access.js";
+import { onTeam } from "./access.js";
 import { putTeamMember, teamMemberOperations } from "./members.js";
 import {
   MAX_TEAM_CHANGES,
@@ -18,9 +18,9 @@ import {
   teamRoleOf,
   teamSchema,
   teamTitle,
-  toTeam,
   type Team,
 } from "./schemas.js";
+import { presentTeam, presentTeamWith } from "./present.js";
 
 const tag = "teams";
 const organizationParams = z.object({ organizationId: pathParam() });
@@ -127,7 +127,7 @@ export const getTeamInOrganizationById = defineOperation({
   access: onTeam("view"),
   response: teamSchema,
   async run({ tx, team, permissions }) {
-    return toTeam(tx, team, permissions);
+    return presentTeamWith(tx, team, permissions);
   },
 });
 
@@ -144,7 +144,7 @@ export const updateTeamInOrganizationById = defineOperation({
   async run({ tx, team, permissions }, { body }) {
     const renamed: TeamRecord = { ...team, title: body.title };
     await tx.put(teamsTable, renamed);
-    return toTeam(tx, renamed, permissions);
+    return presentTeamWith(tx, renamed, permissions);
   },
 });
 

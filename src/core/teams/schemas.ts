@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { OrganizationPermissions } from "../organizations/schemas.js";
 import { timestamp, wellFormed } from "../shared/schema.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { type TeamRecord, teamMemberRole, teamMembersTable } from "./tables.js";
+import { teamMemberRole, teamMembersTable } from "./tables.js";
 
 /** SPEC.md, Limits: team title 1 to 64. */
 export const teamTitle = z.string().trim().min(1).max(64).check(wellFormed());
@@ -57,22 +57,4 @@ export async function teamRoleOf(
 ): Promise<TeamRole | undefined> {
   const record = await tx.get(teamMembersTable, teamMemberKey(team, user));
   return record?.role;
-}
-
-export async function toTeam(
-  tx: ReadTransaction,
-  record: TeamRecord,
-  permissions: TeamPermissions,
-): Promise<Team> {
-  return {
-    object: "team",
-    id: record.id,
-    title: record.title,
-    members: await tx.count(teamMembersTable, { index: "byTeam", where: [record.id] }),
-    // Teams hold no content permissions until the collection and space permission operations
-    // exist, so a team gives access to no space yet.
-    spaces: 0,
-    createdAt: record.createdAt,
-    permissions,
-  };
 }

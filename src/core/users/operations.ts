@@ -5,7 +5,8 @@ import { anyCaller, operatorOnly } from "../permissions/rules.js";
 import { conflict, notFound } from "../shared/errors.js";
 import { type UserRecord, usersTable } from "./tables.js";
 import { visibleUser } from "./access.js";
-import { singleLine, toUser, USER_LIMITS, userSchema } from "./schemas.js";
+import { presentUser } from "./present.js";
+import { singleLine, USER_LIMITS, userSchema } from "./schemas.js";
 
 const tag = "users";
 
@@ -20,7 +21,7 @@ export const getAuthenticatedUser = defineOperation({
   async run(scope) {
     const user = await scope.tx.get(usersTable, scope.caller.userId);
     if (!user) throw notFound("User not found");
-    return toUser(scope, user);
+    return presentUser(scope, user);
   },
 });
 
@@ -34,7 +35,7 @@ export const getUserById = defineOperation({
   access: visibleUser,
   response: userSchema,
   async run(scope) {
-    return toUser(scope, scope.user);
+    return presentUser(scope, scope.user);
   },
 });
 
@@ -67,7 +68,7 @@ export const createUser = defineOperation({
       createdAt: scope.clock().toISOString(),
     };
     await tx.put(usersTable, user);
-    return toUser(scope, user);
+    return presentUser(scope, user);
   },
 });
 

@@ -1,7 +1,5 @@
 import { z } from "zod";
-import type { TokenRecord, UserRecord } from "./tables.js";
-import type { World } from "../shared/world.js";
-import { isHttpUrl, wellFormed } from "../shared/schema.js";
+import { wellFormed } from "../shared/schema.js";
 
 /** Input limits of the users folder (docs/api.md, "Users and tokens"). */
 export const USER_LIMITS = {
@@ -38,18 +36,6 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-export function toUser(world: World, record: UserRecord): User {
-  return {
-    object: "user",
-    id: record.id,
-    displayName: record.displayName,
-    email: record.email,
-    // A URL stored before schemes were checked is left out rather than served.
-    ...(record.photoURL && isHttpUrl(record.photoURL) ? { photoURL: record.photoURL } : {}),
-    urls: { location: `${world.baseUrl}/v1/users/${record.id}` },
-  };
-}
-
 /** A token as lists show it: never the token itself, nor its hash. */
 export const apiTokenSchema = z.object({
   object: z.literal("api-token"),
@@ -60,17 +46,6 @@ export const apiTokenSchema = z.object({
   label: z.string().optional(),
 });
 export type ApiToken = z.infer<typeof apiTokenSchema>;
-
-export function toApiToken(record: TokenRecord): ApiToken {
-  return {
-    object: "api-token",
-    id: record.id,
-    createdAt: record.createdAt,
-    ...(record.expiresAt !== undefined ? { expiresAt: record.expiresAt } : {}),
-    ...(record.lastUsedAt !== undefined ? { lastUsedAt: record.lastUsedAt } : {}),
-    ...(record.label !== undefined ? { label: record.label } : {}),
-  };
-}
 
 /** The body of a token creation: all optional, and the body itself too. */
 export const createTokenBody = z

@@ -4,7 +4,8 @@ import { badRequest, conflict } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
 import { themselfOrOperator } from "./access.js";
-import { apiTokenSchema, createTokenBody, toApiToken, USER_LIMITS } from "./schemas.js";
+import { presentApiToken } from "./present.js";
+import { apiTokenSchema, createTokenBody, USER_LIMITS } from "./schemas.js";
 import { tokensTable } from "./tables.js";
 import { newToken, storeToken } from "./tokens.js";
 
@@ -44,7 +45,7 @@ export const createUserToken = defineOperation({
       ...(expiresAt ? { expiresAt } : {}),
       ...(body?.label ? { label: body.label } : {}),
     });
-    return created(scope, { ...toApiToken(record), token }, "/users/{userId}/tokens/{tokenId}", {
+    return created(scope, { ...presentApiToken(record), token }, "/users/{userId}/tokens/{tokenId}", {
       userId: user.id,
       tokenId: record.id,
     });
@@ -62,7 +63,12 @@ export const listUserTokens = defineOperation({
   access: themselfOrOperator,
   response: listOf(apiTokenSchema),
   async run({ tx, user }, { query }) {
-    return paginate(tx, query, { table: tokensTable, index: "byUser", where: [user.id], map: toApiToken });
+    return paginate(tx, query, {
+      table: tokensTable,
+      index: "byUser",
+      where: [user.id],
+      map: presentApiToken,
+    });
   },
 });
 
