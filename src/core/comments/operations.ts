@@ -9,28 +9,18 @@ import { onComment, onCommentIfPresent, onThread } from "./access.js";
 import { applyEdits, applyResolution, countPosts, removeComment } from "./bookkeeping.js";
 import { changeRequestFamily, requirePage, spaceFamily, typed, type Family } from "./family.js";
 import { CommentPresenter } from "./present.js";
+import { postOperations } from "./posts.js";
 import { replyOperations } from "./replies.js";
-import {
-  commentSchema,
-  formatQuery,
-  listCommentsQuery,
-  postCommentBody,
-  updateCommentBody,
-} from "./schemas.js";
+import { commentSchema, listCommentsQuery, postCommentBody, updateCommentBody } from "./schemas.js";
 import { type CommentRecord, type CommenterRecord, commentersTable, commentsTable } from "./tables.js";
-import {
-  addOpenComments,
-  commentPermissions,
-  openDelta,
-  requireDeleteRight,
-  requireUpdateRights,
-} from "./thread.js";
+import { addOpenComments, commentPermissions, openDelta, requireDeleteRight } from "./thread.js";
 import { MemberPresenter } from "../members/present.js";
 
 /**
  * Comments on spaces and on change requests (SPEC.md, "Comments"; docs/comments.md): list, post,
  * get, update (body, resolution, reactions), delete, and the commenters of the thread. Replies are
- * in replies.ts. Counters of open comments change in the transaction of each change.
+ * in replies.ts; get and update are written once for both, in posts.ts. Counters of open comments
+ * change in the transaction of each change.
  */
 
 function familyOperations<F extends Family>(family: F) {
@@ -49,7 +39,7 @@ function familyOperations<F extends Family>(family: F) {
     response: listOf(commentSchema),
     async run(scope, { query }) {
       const { tx, thread } = scope;
-      const present = new CommentPresenter(tx, scope, thread, query.format);
+      const presenter = new CommentPresenter(tx, scope, thread, query.format);
       // Status and target page are index ranges, so order and pages hold across page boundaries.
       const range: IndexValue[] = [thread.space, thread.changeRequestId];
       if (query.targetPage) range.push(query.targetPage);
@@ -69,7 +59,7 @@ function familyOperations<F extends Family>(family: F) {
         where: range,
         reverse: query.order === "desc",
         ...(authors ? { filter: (record: CommentRecord) => authors.has(record.postedBy) } : {}),
-        map: (record: CommentRecord) => present.presentComment(record),
+        map: (record: CommentRecord) => presenter.presentComment(record),
       });
     },
   });
@@ -111,43 +101,25 @@ function familyOperations<F extends Family>(family: F) {
     },
   });
 
-  const get = defineOperation({
-    id: idOf("get"),
-    method: "get",
+  const [get, update] = postOperations(family, {
+    noun: "comment",
+    ids: { get: idOf("get"), update: idOf("update") },
     path: `${family.prefix}/comments/{commentId}`,
-    tag: family.tag,
-    summary: `Get a comment ${where}`,
-    access: onComment(family.kind),
-    params: commentParams,
-    query: z.object(formatQuery),
-    response: commentSchema,
-    async run(scope, { query }) {
-      return new CommentPresenter(scope.tx, scope, scope.thread, query.format).presentComment(scope.comment);
+    summaries: {
+      get: `Get a comment ${where}`,
+      update: `Edit the body (author), resolve or reopen, or react to a comment ${where}`,
     },
-  });
-
-  const update = defineOperation({
-    id: idOf("update"),
-    method: "put",
-    path: `${family.prefix}/comments/{commentId}`,
-    tag: family.tag,
-    summary: `Edit the body (author), resolve or reopen, or react to a comment ${where}`,
-    access: onComment(family.kind),
     params: commentParams,
-    body: updateCommentBody,
+    access: onComment(family.kind),
+    updateBody: updateCommentBody,
     response: commentSchema,
-    async run(scope, { body }) {
-      const { tx, thread, comment: current } = scope;
-      requireUpdateRights(commentPermissions(thread, current.postedBy), body, "comment");
-      const now = scope.clock().toISOString();
-      const user = thread.caller.userId;
-      const next = applyEdits(applyResolution(current, body.resolved, user, now), body, user, now);
-      if (JSON.stringify(next) !== JSON.stringify(current)) {
-        await tx.put(commentsTable, next);
-        await addOpenComments(tx, thread, openDelta(current.status, next.status));
-      }
-      return new CommentPresenter(tx, scope, thread).presentComment(next);
-    },
+    table: commentsTable,
+    loaded: (scope) => scope.comment,
+    present: (presenter, comment) => presenter.presentComment(comment),
+    edit: (comment, change, user, now) =>
+      applyEdits(applyResolution(comment, change.resolved, user, now), change, user, now),
+    settle: ({ tx, thread }, before, after) =>
+      addOpenComments(tx, thread, openDelta(before.status, after.status)),
   });
 
   const remove = defineOperation({

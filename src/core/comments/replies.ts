@@ -7,6 +7,7 @@ import { onComment, onReply, onReplyIfPresent } from "./access.js";
 import { applyEdits, applyResolution, countPosts, recountReplies } from "./bookkeeping.js";
 import { typed, type Family } from "./family.js";
 import { CommentPresenter } from "./present.js";
+import { postOperations } from "./posts.js";
 import {
   commentReplySchema,
   formatQuery,
@@ -14,17 +15,9 @@ import {
   postReplyBody,
   updateCommentBody,
   updateReplyBody,
-  type UpdateInput,
 } from "./schemas.js";
 import { type CommentRecord, type CommentReplyRecord, commentRepliesTable, commentsTable } from "./tables.js";
-import {
-  addOpenComments,
-  commentPermissions,
-  openDelta,
-  requireDeleteRight,
-  requireUpdateRights,
-  type Thread,
-} from "./thread.js";
+import { addOpenComments, commentPermissions, openDelta, requireDeleteRight, type Thread } from "./thread.js";
 
 /**
  * Replies to comments, oldest first. Every change recomputes the comment's `replies` and
@@ -61,12 +54,12 @@ export function replyOperations<F extends Family>(family: F) {
     response: listOf(commentReplySchema),
     async run(scope, { query }) {
       const { tx, thread, comment } = scope;
-      const present = new CommentPresenter(tx, scope, thread, query.format);
+      const presenter = new CommentPresenter(tx, scope, thread, query.format);
       return paginate(tx, query, {
         table: commentRepliesTable,
         index: "byComment",
         where: [comment.id],
-        map: (record: CommentReplyRecord) => present.presentReply(record),
+        map: (record: CommentReplyRecord) => presenter.presentReply(record),
       });
     },
   });
@@ -104,45 +97,27 @@ export function replyOperations<F extends Family>(family: F) {
     },
   });
 
-  const get = defineOperation({
-    id: idOf("getReply"),
-    method: "get",
+  const [get, update] = postOperations(family, {
+    noun: "reply",
+    ids: { get: idOf("getReply"), update: idOf("updateReply") },
     path: `${family.prefix}/comments/{commentId}/replies/{commentReplyId}`,
-    tag: family.tag,
-    summary: `Get a reply to a comment ${where}`,
-    access: onReply(family.kind),
-    params: replyParams,
-    query: z.object(formatQuery),
-    response: commentReplySchema,
-    async run(scope, { query }) {
-      return new CommentPresenter(scope.tx, scope, scope.thread, query.format).presentReply(scope.reply);
+    summaries: {
+      get: `Get a reply to a comment ${where}`,
+      update: inChangeRequest
+        ? "Edit the body (author) of or react to a reply; `resolved` resolves or reopens its comment"
+        : "Edit the body (author) of or react to a reply to a space comment",
     },
-  });
-
-  const update = defineOperation({
-    id: idOf("updateReply"),
-    method: "put",
-    path: `${family.prefix}/comments/{commentId}/replies/{commentReplyId}`,
-    tag: family.tag,
-    summary: inChangeRequest
-      ? "Edit the body (author) of or react to a reply; `resolved` resolves or reopens its comment"
-      : "Edit the body (author) of or react to a reply to a space comment",
-    access: onReply(family.kind),
     params: replyParams,
-    body: inChangeRequest ? updateCommentBody : updateReplyBody,
+    access: onReply(family.kind),
+    // Replies of space comments take no `resolved`: it is then always undefined.
+    updateBody: inChangeRequest ? updateCommentBody : updateReplyBody,
     response: commentReplySchema,
-    async run(scope, { body }) {
-      const { tx, thread, comment, reply: current } = scope;
-      // Replies of space comments take no `resolved`: it is then always undefined.
-      const change: UpdateInput = body;
-      requireUpdateRights(commentPermissions(thread, current.postedBy), change, "reply");
-      const now = scope.clock().toISOString();
-      const user = thread.caller.userId;
-      const next = applyEdits(current, change, user, now);
-      if (JSON.stringify(next) !== JSON.stringify(current)) await tx.put(commentRepliesTable, next);
-      await saveComment(tx, thread, comment, applyResolution(comment, change.resolved, user, now));
-      return new CommentPresenter(tx, scope, thread).presentReply(next);
-    },
+    table: commentRepliesTable,
+    loaded: (scope) => scope.reply,
+    present: (presenter, reply) => presenter.presentReply(reply),
+    edit: (reply, change, user, now) => applyEdits(reply, change, user, now),
+    settle: ({ tx, thread, comment }, _before, _after, change, user, now) =>
+      saveComment(tx, thread, comment, applyResolution(comment, change.resolved, user, now)),
   });
 
   const remove = defineOperation({
