@@ -530,9 +530,9 @@ describe("templateConditions", () => {
     const [roles, quoted] = templateConditions(odd);
     expect(roles?.condition).toBe('visitor.claims["https://example.com/roles"].length > 0');
     expect(parseCondition(quoted?.condition ?? "").tree).toEqual({
-      kind: "compare",
+      kind: "binary",
       operator: "==",
-      left: { kind: "claim", path: ['a "quoted" \\ name\n'] },
+      left: { kind: "read", path: ['a "quoted" \\ name\n'] },
       right: { kind: "literal", value: 'say "hi"\t\\' },
     });
   });
