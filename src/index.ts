@@ -48,6 +48,7 @@ export { keyed } from "./core/registry.js";
 export type { Scope, TransactionMode } from "./core/registry.js";
 export type { HostIdentity } from "./docsbase.js";
 export { createStorage } from "./core/storage/kit.js";
+export { checkSchemaVersion, MAX_NAME_LENGTH, META_TABLE, SCHEMA_VERSION } from "./core/storage/schema.js";
 export type * from "./core/storage/engine.js";
 export { onCollection, onCollectionIfPresent } from "./core/collections/access.js";
 export { onChangeRequest, onContent } from "./core/content/access.js";

@@ -10,6 +10,7 @@ import {
   type Item,
 } from "./storage-contract-fixture.js";
 import { listContract } from "./storage-contract-list.js";
+import { schemaContract } from "./storage-contract-schema.js";
 import { transactionContract } from "./storage-contract-transactions.js";
 
 export { contractSchema, contractTables, type Counter, type Item } from "./storage-contract-fixture.js";
@@ -65,6 +66,7 @@ export function storageContract(
     listContract(ctx);
     transactionContract(ctx);
     describe("schema and errors", () => errorContract(ctx));
+    describe("names", () => schemaContract(ctx));
     describe("lifecycle", () => lifecycleContract(ctx, options));
   });
 }

@@ -167,6 +167,27 @@ describe("postgres adapter", () => {
     await after.close();
   });
 
+  it("records the schema version and refuses a database whose version is newer", async () => {
+    const name = nextSchema();
+    const first = postgresStorage({ connectionString: url, schema: name });
+    await first.init(contractSchema);
+    await first.close();
+    const version = `SELECT value FROM "${name}".docsbase_meta WHERE key = 'schema_version'`;
+    expect((await admin.query(version)).rows).toEqual([{ value: "1" }]);
+    await admin.query(`UPDATE "${name}".docsbase_meta SET value = '2' WHERE key = 'schema_version'`);
+    const newer = postgresStorage({ connectionString: url, schema: name });
+    await expect(newer.init(contractSchema)).rejects.toThrow(
+      "Unsupported schema version 2: this docsbase reads version 1 and older",
+    );
+    await newer.close();
+  });
+
+  it("checks the schema name by the rule of table names, when the storage is created", () => {
+    expect(() => postgresStorage({ connectionString: url, schema: "my-schema" })).toThrow(
+      'Invalid schema name "my-schema": names are 1 to 61 letters, digits or _, not starting with a digit',
+    );
+  });
+
   it("answers 503-coded errors when the database cannot be reached", async () => {
     const storage = postgresStorage({ connectionString: "postgres://nobody@127.0.0.1:1/none" });
     await expect(storage.init(contractSchema)).rejects.toMatchObject({ code: "unavailable" });

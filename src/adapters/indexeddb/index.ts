@@ -7,17 +7,7 @@ import {
   type TableWrites,
 } from "../../core/storage/index.js";
 import { keyRange } from "./query.js";
-import {
-  checkSchema,
-  META,
-  open,
-  plan,
-  readLayout,
-  toEntry,
-  type Database,
-  type Entry,
-  type Layout,
-} from "./schema.js";
+import { META, open, plan, readLayout, toEntry, type Database, type Entry, type Layout } from "./schema.js";
 
 /** Options of {@link indexedDbStorage}. */
 export interface IndexedDbStorageOptions {
@@ -184,7 +174,6 @@ export function indexedDbStorage(options: IndexedDbStorageOptions): Storage {
   return createStorage({
     writes: "buffered",
     async init(schema) {
-      checkSchema(schema);
       return locked("exclusive", async () => {
         let db = await connect();
         // Another connection may upgrade between our check and our open: check again after each open.

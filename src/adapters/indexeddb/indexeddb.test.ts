@@ -202,6 +202,41 @@ describe("indexeddb adapter", () => {
     await expect(third.init(badIndex)).rejects.toThrow(/index name/);
   });
 
+  it("records the schema version, opens a database written before the record, refuses a newer one", async () => {
+    const database = nextName();
+    const first = indexedDbStorage({ name: database });
+    await first.init(contractSchema);
+    await first.close();
+    const meta = async (
+      change?: (store: { delete(key: string): unknown; put(value: unknown): unknown }) => unknown,
+    ) => {
+      const db = await openDB(database);
+      try {
+        if (change) {
+          const tx = db.transaction("docsbase_meta", "readwrite");
+          await change(tx.store);
+          await tx.done;
+        }
+        return await db.get("docsbase_meta", "schema_version");
+      } finally {
+        db.close();
+      }
+    };
+    expect(await meta()).toEqual({ key: "schema_version", value: 1 });
+
+    expect(await meta((store) => store.delete("schema_version"))).toBeUndefined();
+    const older = await track({ name: database });
+    await older.write((tx) => tx.put(items, { id: "a", rank: 1 }));
+    await older.close();
+
+    await meta((store) => store.put({ key: "schema_version", value: 2 }));
+    const newer = indexedDbStorage({ name: database });
+    open.push(newer);
+    await expect(newer.init(contractSchema)).rejects.toThrow(
+      "Unsupported schema version 2: this docsbase reads version 1 and older",
+    );
+  });
+
   it("takes a shared Web Lock to read and an exclusive one to write, named after the database", async () => {
     const requests: string[] = [];
     const locks = {

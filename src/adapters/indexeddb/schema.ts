@@ -1,6 +1,9 @@
 import { wrap, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction } from "idb";
 import {
+  checkSchemaVersion,
   indexTuple,
+  META_TABLE,
+  SCHEMA_VERSION,
   type IndexValue,
   type StorageSchema,
   type StoredRecord,
@@ -18,11 +21,11 @@ import {
  * index are recorded in the {@link META} store, and an index whose fields change is rebuilt.
  */
 
-/** The adapter's own object store: the layout (`"layout"`) and the commit counter (`"version"`). */
-export const META = "docsbase_meta";
-
-/** Index names become part of a keyPath, which only accepts identifiers. */
-const KEY_PATH_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/**
+ * The adapter's own object store, of `{ key, ... }` entries: the layout (`"layout"`), the commit
+ * counter (`"version"`) and the schema-version record (`SCHEMA_VERSION.key`, `{ key, value }`).
+ */
+export const META = META_TABLE;
 
 /** One record as stored: its primary key, the record itself and its tuple in each index it belongs to. */
 export interface Entry {
@@ -51,16 +54,6 @@ export function toEntry(table: TableLayout, record: StoredRecord): Entry {
     if (tuple) index[name] = tuple;
   }
   return { key: record[table.key] as string, record, index };
-}
-
-/** Rejects names the layout cannot hold, before anything is opened. */
-export function checkSchema(schema: StorageSchema): void {
-  for (const { name, indexes } of schema.tables) {
-    if (name === META) throw new Error(`Table name "${name}" is reserved`);
-    for (const index of Object.keys(indexes)) {
-      if (!KEY_PATH_NAME.test(index)) throw new Error(`Invalid index name "${index}" on table "${name}"`);
-    }
-  }
 }
 
 const sameFields = (a: readonly string[] | undefined, b: readonly string[]) =>
@@ -97,12 +90,19 @@ export function plan(
   return { layout, upgrade };
 }
 
-/** Reads the recorded layout; an empty one when the database has never been initialised. */
+/**
+ * Reads the recorded layout; an empty one when the database has never been initialised. Refuses
+ * a database of a newer schema version (one written before the record existed has none).
+ */
 export async function readLayout(db: Database): Promise<Layout> {
   if (!db.objectStoreNames.contains(META)) return {};
   const tx = db.transaction(META, "readonly");
   tx.done.catch(() => undefined);
-  const stored = (await tx.store.get("layout")) as { tables: Layout } | undefined;
+  const [stored, version] = (await Promise.all([
+    tx.store.get("layout"),
+    tx.store.get(SCHEMA_VERSION.key),
+  ])) as [{ tables: Layout } | undefined, { value: number } | undefined];
+  checkSchemaVersion(version?.value);
   return stored?.tables ?? {};
 }
 
@@ -129,6 +129,9 @@ async function upgrade(db: Database, tx: UpgradeTransaction, schema: StorageSche
     if (rebuild) await recompute(store, table);
   }
   await meta.put({ key: "layout", tables: layout });
+  const recorded = (await meta.get(SCHEMA_VERSION.key)) as { value: number } | undefined;
+  checkSchemaVersion(recorded?.value);
+  if (!recorded) await meta.put({ key: SCHEMA_VERSION.key, value: SCHEMA_VERSION.current });
 }
 
 /** Rewrites every entry of a store with tuples for its current indexes. */

@@ -1,7 +1,11 @@
 import { unavailable } from "../../core/shared/errors.js";
 import {
+  checkName,
+  checkSchemaVersion,
   createStorage,
+  META_TABLE,
   Mutex,
+  SCHEMA_VERSION,
   type DirectTransaction,
   type Storage,
   type StorageSchema,
@@ -9,17 +13,14 @@ import {
 } from "../../core/storage/index.js";
 import {
   addKeyColumns,
-  checkSchema,
   createIndexes,
   createTable,
   keyFields,
   keyValues,
   escapeKey,
-  META,
   qualified,
   quote,
   remove,
-  SCHEMA_VERSION,
   selectCount,
   selectDoc,
   selectDocs,
@@ -154,7 +155,7 @@ interface TableSql {
  */
 export function postgresStorage(options: PostgresStorageOptions): Storage {
   const dbSchema = options.schema ?? "public";
-  quote(dbSchema);
+  checkName(dbSchema, "schema name");
   const maxAttempts = options.maxAttempts ?? 30;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
     throw new RangeError("maxAttempts: a positive integer");
@@ -321,7 +322,6 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
   return createStorage({
     writes: "direct",
     async init(schema) {
-      checkSchema(schema, dbSchema);
       const client = await connect();
       try {
         await client.query("BEGIN");
@@ -363,17 +363,18 @@ async function makePool(options: { connectionString: string; poolSize?: number }
 /** Creates what `schema` needs and is missing; fills new key columns from the stored records. */
 async function createSchema(client: PostgresClient, dbSchema: string, schema: StorageSchema): Promise<void> {
   await client.query(`CREATE SCHEMA IF NOT EXISTS ${quote(dbSchema)}`);
-  const meta = qualified(dbSchema, META);
+  const meta = qualified(dbSchema, META_TABLE);
   await client.query(
     `CREATE TABLE IF NOT EXISTS ${meta} (key text COLLATE "C" PRIMARY KEY, value text NOT NULL)`,
   );
-  await client.query(
-    `INSERT INTO ${meta} (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING`,
-    [String(SCHEMA_VERSION)],
-  );
-  const { rows } = await client.query(`SELECT value FROM ${meta} WHERE key = 'schema_version'`);
-  if (Number(rows[0]?.["value"]) > SCHEMA_VERSION)
-    throw new Error(`Unsupported schema version ${rows[0]?.["value"]}`);
+  // The schema-version record (storage/schema.ts) as a row of text.
+  const { key, current } = SCHEMA_VERSION;
+  await client.query(`INSERT INTO ${meta} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [
+    key,
+    String(current),
+  ]);
+  const { rows } = await client.query(`SELECT value FROM ${meta} WHERE key = $1`, [key]);
+  checkSchemaVersion(rows[0]?.["value"]);
 
   for (const table of schema.tables) {
     await client.query(createTable(dbSchema, table));

@@ -1,5 +1,5 @@
 import { fnv1a } from "../../core/shared/digest.js";
-import type { EngineQuery, IndexValue, StorageSchema, TableSchema } from "../../core/storage/index.js";
+import type { EngineQuery, IndexValue, TableSchema } from "../../core/storage/index.js";
 
 /**
  * The SQL the PostgreSQL adapter runs.
@@ -22,32 +22,15 @@ import type { EngineQuery, IndexValue, StorageSchema, TableSchema } from "../../
  * where the string did, and equality is unchanged. `doc` never needs it (JSON text escapes U+0000).
  */
 
-/** The adapter's own table: schema version and the fields each table has key columns for. */
-export const META = "docsbase_meta";
-export const SCHEMA_VERSION = 1;
 /** PostgreSQL truncates longer identifiers (NAMEDATALEN - 1). */
 const MAX_IDENTIFIER = 63;
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Double-quotes a name after checking it is a plain ASCII identifier PostgreSQL keeps whole. */
-export function quote(name: string): string {
-  if (!IDENTIFIER.test(name) || name.length > MAX_IDENTIFIER) throw new Error(`Invalid identifier "${name}"`);
-  return `"${name}"`;
-}
-
-/** Rejects, before anything is opened, names that cannot be quoted safely or are reserved. */
-export function checkSchema(schema: StorageSchema, dbSchema: string): void {
-  quote(dbSchema);
-  for (const table of schema.tables) {
-    quote(table.name);
-    if (table.name === META || /^pg_/i.test(table.name))
-      throw new Error(`Table name "${table.name}" is reserved`);
-    for (const [index, fields] of Object.entries(table.indexes)) {
-      [index, ...fields].forEach(quote);
-      for (const field of fields) quote(`n_${field}`);
-    }
-  }
-}
+/**
+ * Double-quotes a name. The kit let through only names that need no escaping and that
+ * PostgreSQL keeps whole, key columns (`n_<field>`) included (`storage/schema.ts`); the schema
+ * name is checked by the same rule when the adapter is created.
+ */
+export const quote = (name: string): string => `"${name}"`;
 
 /** Every field that an index of the table names, each once, in declaration order. */
 export function keyFields(table: TableSchema): string[] {

@@ -1,21 +1,18 @@
-import { createStorage, type DirectTransaction, type Storage } from "../../core/storage/index.js";
+import {
+  checkSchemaVersion,
+  createStorage,
+  META_TABLE,
+  SCHEMA_VERSION,
+  type DirectTransaction,
+  type Storage,
+} from "../../core/storage/index.js";
 import {
   openBetterSqlite3,
   type OwnedSqliteDatabase,
   type SqliteDatabase,
   type SqliteStatement,
 } from "./driver.js";
-import {
-  checkSchema,
-  createTable,
-  META,
-  remove,
-  SCHEMA_VERSION,
-  selectCount,
-  selectDoc,
-  selectList,
-  upsert,
-} from "./sql.js";
+import { createTable, quote, remove, selectCount, selectDoc, selectList, upsert } from "./sql.js";
 import { type Snapshot, TransactionQueue } from "./queue.js";
 import { ABSENT, RecordCache } from "./record-cache.js";
 
@@ -257,20 +254,17 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
   return createStorage({
     writes: "direct",
     async init(schema) {
-      checkSchema(schema);
       const { connection } = await ready();
       const { db, lock } = connection;
+      const meta = quote(META_TABLE);
       await lock.exclusive(() =>
         transact(db, "BEGIN IMMEDIATE", () => {
-          db.exec(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-          db.exec(
-            `INSERT OR IGNORE INTO ${META} (key, value) VALUES ('schema_version', '${SCHEMA_VERSION}')`,
-          );
-          const [row] = db.prepare(`SELECT value FROM ${META} WHERE key = 'schema_version'`).all() as {
-            value: string;
-          }[];
-          if (Number(row?.value) > SCHEMA_VERSION)
-            throw new Error(`Unsupported schema version ${row?.value}`);
+          // The schema-version record (storage/schema.ts) as a row of text.
+          db.exec(`CREATE TABLE IF NOT EXISTS ${meta} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+          const { key, current } = SCHEMA_VERSION;
+          db.prepare(`INSERT OR IGNORE INTO ${meta} (key, value) VALUES (?, ?)`).run(key, String(current));
+          const [row] = db.prepare(`SELECT value FROM ${meta} WHERE key = ?`).all(key) as { value: string }[];
+          checkSchemaVersion(row?.value);
           for (const table of schema.tables) for (const sql of createTable(table)) db.exec(sql);
         }),
       );

@@ -1,4 +1,4 @@
-import type { EngineQuery, IndexValue, StorageSchema, TableSchema } from "../../core/storage/index.js";
+import type { EngineQuery, IndexValue, TableSchema } from "../../core/storage/index.js";
 import type { SqliteValue } from "./driver.js";
 
 /**
@@ -8,25 +8,8 @@ import type { SqliteValue } from "./driver.js";
  * numbers. Every statement is plain SQLite, so it runs the same on every driver.
  */
 
-/** The adapter's own table: the schema version. */
-export const META = "docsbase_meta";
-export const SCHEMA_VERSION = 1;
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** Double-quotes a name after checking it is a plain ASCII identifier. */
-export function quote(name: string): string {
-  if (!IDENTIFIER.test(name)) throw new Error(`Invalid identifier "${name}"`);
-  return `"${name}"`;
-}
-
-/** Rejects, before anything is opened, names that cannot be quoted safely or are reserved. */
-export function checkSchema(schema: StorageSchema): void {
-  for (const { name, indexes } of schema.tables) {
-    quote(name);
-    if (name === META || /^sqlite_/i.test(name)) throw new Error(`Table name "${name}" is reserved`);
-    for (const [index, fields] of Object.entries(indexes)) [index, ...fields].forEach(quote);
-  }
-}
+/** Double-quotes a name. The kit let through only names that need no escaping (`storage/schema.ts`). */
+export const quote = (name: string): string => `"${name}"`;
 
 const value = (field: string) => `json_extract(doc, '$.${field}')`;
 const indexable = (field: string) => `json_type(doc, '$.${field}') IN ('text', 'integer', 'real')`;

@@ -230,16 +230,24 @@ describe("sqlite adapter", () => {
     expect(begun).toEqual(["BEGIN", "BEGIN IMMEDIATE", "BEGIN"]);
   });
 
-  it("rejects identifiers it cannot quote safely", async () => {
-    const storage = sqliteStorage({ filename: ":memory:" });
-    const bad = { tables: [{ name: 'x"; DROP TABLE y; --', key: "id", indexes: {} }] };
-    await expect(storage.init(bad)).rejects.toThrow(/identifier/);
-    const badField = { tables: [{ name: "x", key: "id", indexes: { i: ["a.b"] } }] };
-    await expect(storage.init(badField)).rejects.toThrow(/identifier/);
-    await expect(
-      storage.init({ tables: [{ name: "docsbase_meta", key: "id", indexes: {} }] }),
-    ).rejects.toThrow();
+  it("refuses a database whose schema version is newer, and keeps it as it is", async () => {
+    const filename = nextFile();
+    const storage = sqliteStorage({ filename });
+    await storage.init(contractSchema);
     await storage.close();
+    const db = new Database(filename);
+    db.prepare("UPDATE docsbase_meta SET value = '2' WHERE key = 'schema_version'").run();
+    db.close();
+    const newer = sqliteStorage({ filename });
+    await expect(newer.init(contractSchema)).rejects.toThrow(
+      "Unsupported schema version 2: this docsbase reads version 1 and older",
+    );
+    await newer.close();
+    const after = new Database(filename, { readonly: true });
+    expect(after.prepare("SELECT value FROM docsbase_meta WHERE key = 'schema_version'").pluck().get()).toBe(
+      "2",
+    );
+    after.close();
   });
 });
 

@@ -420,6 +420,43 @@ describe("validateAdaptiveSchema", () => {
     );
   });
 
+  it("names each fault in one message, up to five", () => {
+    const faults = schemaOf({
+      a: { description: "A" },
+      b: { type: "date", description: "B" },
+      c: { type: "string", description: 3 },
+      d: { type: "boolean", description: "D", pattern: "x" },
+      e: { type: "boolean" },
+      f: { type: "boolean" },
+    });
+    expect(refusal(faults).split("; ")).toEqual([
+      "body.jsonSchema.properties.a.type: required",
+      "body.jsonSchema.properties.b.type: must be one of boolean, number, string, array, object",
+      "body.jsonSchema.properties.c.description: must be a string of at most 1024 characters",
+      "body.jsonSchema.properties.d.pattern: not allowed",
+      "body.jsonSchema.properties.e.description: required",
+    ]);
+  });
+
+  it("refuses a schema nested far past the depth limit without descending into it", () => {
+    let claim: unknown = { type: "boolean", description: "" };
+    for (let level = 0; level < 100_000; level++) {
+      claim = { type: "object", description: "", properties: { a: claim }, additionalProperties: false };
+    }
+    expect(refusal(schemaOf({ a: claim }))).toBe(
+      `body.jsonSchema${".properties.a".repeat(ADAPTIVE_LIMITS.depth + 1)}: claims nest at most 4 levels deep`,
+    );
+  });
+
+  it("keeps claims in the order they were written, unsigned included", () => {
+    const written = schemaOf({
+      b: { type: "boolean", description: "" },
+      unsigned: unsignedOf({}),
+      a: { type: "boolean", description: "" },
+    });
+    expect(Object.keys(validateAdaptiveSchema(written).properties)).toEqual(["b", "unsigned", "a"]);
+  });
+
   it("takes the field name it is given", () => {
     expect(() => validateAdaptiveSchema({}, "jsonSchema")).toThrow("jsonSchema.type: required");
   });
@@ -493,9 +530,9 @@ describe("templateConditions", () => {
     const [roles, quoted] = templateConditions(odd);
     expect(roles?.condition).toBe('visitor.claims["https://example.com/roles"].length > 0');
     expect(parseCondition(quoted?.condition ?? "").tree).toEqual({
-      kind: "compare",
+      kind: "binary",
       operator: "==",
-      left: { kind: "claim", path: ['a "quoted" \\ name\n'] },
+      left: { kind: "read", path: ['a "quoted" \\ name\n'] },
       right: { kind: "literal", value: 'say "hi"\t\\' },
     });
   });

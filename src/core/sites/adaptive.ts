@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { badRequest } from "../shared/errors.js";
 
 /**
@@ -35,30 +36,121 @@ export const ADAPTIVE_LIMITS = {
 export const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 export const UNSIGNED_DESCRIPTION = "Unsigned claims of the site visitor.";
 
-export type AdaptivePrimitiveClaim =
-  | { readonly type: "boolean"; readonly description: string }
-  | { readonly type: "number"; readonly description: string }
-  | { readonly type: "string"; readonly description: string; readonly enum?: readonly string[] };
+const DESCRIPTION_RULE = `must be a string of at most ${ADAPTIVE_LIMITS.description} characters`;
+const ENUM_RULE = `must be an array of 1 to ${ADAPTIVE_LIMITS.enumValues} strings`;
+const ENUM_VALUE_RULE = `must be a string of at most ${ADAPTIVE_LIMITS.enumValue} characters`;
+const FORBIDDEN_NAMES = new Set(["constructor", "__proto__", "prototype"]);
 
-export interface AdaptiveObjectClaim {
-  readonly type: "object";
-  readonly description: string;
-  readonly properties: Readonly<Record<string, AdaptiveClaim>>;
-  readonly additionalProperties: false;
+/**
+ * Zod's `error` option for a member's own rule. An absent member gets no message here, so that
+ * {@link wording} calls it "required", as every other absent member.
+ */
+const rule = (message: string) => ({
+  error: (issue: z.core.$ZodRawIssue) => (issue.input === undefined ? undefined : message),
+});
+
+const description = z.string(rule(DESCRIPTION_RULE)).max(ADAPTIVE_LIMITS.description, DESCRIPTION_RULE);
+
+const primitiveClaims = [
+  z.strictObject({ type: z.literal("boolean"), description }),
+  z.strictObject({ type: z.literal("number"), description }),
+  z.strictObject({
+    type: z.literal("string"),
+    description,
+    enum: z
+      .array(z.string(ENUM_VALUE_RULE).max(ADAPTIVE_LIMITS.enumValue, ENUM_VALUE_RULE), rule(ENUM_RULE))
+      .min(1, ENUM_RULE)
+      .max(ADAPTIVE_LIMITS.enumValues, ENUM_RULE)
+      .optional(),
+  }),
+] as const;
+
+const primitiveClaim = z.discriminatedUnion("type", [...primitiveClaims]);
+
+const objectClaim = z.strictObject({
+  type: z.literal("object"),
+  description,
+  // A getter, so that the claim types can refer to each other (zod's recursive objects).
+  get properties(): z.ZodRecord<z.ZodString, typeof claim> {
+    return claims;
+  },
+  additionalProperties: z.literal(false),
+});
+
+const claim = z.discriminatedUnion("type", [
+  ...primitiveClaims,
+  z.strictObject({ type: z.literal("array"), description, items: primitiveClaim }),
+  objectClaim,
+]);
+
+/** Claims by name. Names, nesting and the number of claims are checked by {@link claimTree}. */
+const claims = z.record(z.string(), claim);
+
+const unsignedClaims = z.strictObject({
+  type: z.literal("object"),
+  description: z.literal(UNSIGNED_DESCRIPTION),
+  properties: claims,
+  additionalProperties: z.literal(false),
+});
+
+export type AdaptivePrimitiveClaim = z.infer<typeof primitiveClaim>;
+export type AdaptiveObjectClaim = z.infer<typeof objectClaim>;
+export type AdaptiveClaim = z.infer<typeof claim>;
+
+/**
+ * The rules the reference does not have, about the claims as a tree: names, nesting depth and
+ * count. They are checked before the shape, on the raw value, so that zod's recursive descent
+ * never goes deeper than `ADAPTIVE_LIMITS.depth` into what a caller sent. It follows only
+ * `properties` members; whatever else is wrong with a node is the shape's to say.
+ */
+function claimTree(schema: unknown, context: z.RefinementCtx) {
+  let count = 0;
+  const refuse = (path: PropertyKey[], message: string) => {
+    context.addIssue({ code: "custom", path, message });
+    return false;
+  };
+  const visit = (properties: unknown, path: PropertyKey[], depth: number, top = false): boolean => {
+    if (!isObject(properties)) return true;
+    for (const [name, value] of Object.entries(properties)) {
+      const at = [...path, name];
+      const inner = [...at, "properties"];
+      const members = isObject(value) ? value["properties"] : undefined;
+      if (top && name === "unsigned") {
+        if (!visit(members, inner, depth)) return false;
+        continue;
+      }
+      if (name === "" || name.length > ADAPTIVE_LIMITS.name) {
+        return refuse(at, `a claim name has 1 to ${ADAPTIVE_LIMITS.name} characters`);
+      }
+      if (FORBIDDEN_NAMES.has(name)) return refuse(at, `"${name}" is not allowed as a claim name`);
+      if (depth > ADAPTIVE_LIMITS.depth) {
+        return refuse(at, `claims nest at most ${ADAPTIVE_LIMITS.depth} levels deep`);
+      }
+      count += 1;
+      if (count > ADAPTIVE_LIMITS.claims) {
+        return refuse(at, `a schema has at most ${ADAPTIVE_LIMITS.claims} claims`);
+      }
+      if (!visit(members, inner, depth + 1)) return false;
+    }
+    return true;
+  };
+  if (isObject(schema)) visit(schema["properties"], ["properties"], 1, true);
 }
 
-export type AdaptiveClaim =
-  | AdaptivePrimitiveClaim
-  | { readonly type: "array"; readonly description: string; readonly items: AdaptivePrimitiveClaim }
-  | AdaptiveObjectClaim;
+const adaptiveJsonSchema = z
+  .unknown()
+  .superRefine(claimTree)
+  .pipe(
+    z.strictObject({
+      $schema: z.literal(DRAFT_07).optional(),
+      type: z.literal("object"),
+      /** Claims by name; `unsigned`, when present, is the object of unsigned claims. */
+      properties: z.object({ unsigned: unsignedClaims.optional() }).catchall(claim),
+      additionalProperties: z.literal(false),
+    }),
+  );
 
-export interface AdaptiveJsonSchema {
-  readonly $schema?: typeof DRAFT_07;
-  readonly type: "object";
-  /** Claims by name; `unsigned`, when present, is the object of unsigned claims. */
-  readonly properties: Readonly<Record<string, AdaptiveClaim>>;
-  readonly additionalProperties: false;
-}
+export type AdaptiveJsonSchema = z.infer<typeof adaptiveJsonSchema>;
 
 /** The schema of a site that never set one: no claims, and an empty `unsigned` object. */
 export const DEFAULT_ADAPTIVE_SCHEMA: AdaptiveJsonSchema = deepFreeze({
@@ -73,12 +165,6 @@ export const DEFAULT_ADAPTIVE_SCHEMA: AdaptiveJsonSchema = deepFreeze({
   },
   additionalProperties: false,
 });
-
-const PRIMITIVE_TYPES = ["boolean", "number", "string"];
-const CLAIM_TYPES = [...PRIMITIVE_TYPES, "array", "object"];
-const FORBIDDEN_NAMES = new Set(["constructor", "__proto__", "prototype"]);
-
-type Json = Record<string, unknown>;
 
 /**
  * Checks a `jsonSchema` against the rules above and returns a fresh copy of it; `field` names
@@ -96,151 +182,58 @@ type Json = Record<string, unknown>;
  * ```
  */
 export function validateAdaptiveSchema(jsonSchema: unknown, field = "body.jsonSchema"): AdaptiveJsonSchema {
-  const counter = { claims: 0 };
-  const schema = object(jsonSchema, field);
-  allowOnly(schema, field, ["$schema", "type", "properties", "additionalProperties"]);
-  if (Object.hasOwn(schema, "$schema") && schema["$schema"] !== DRAFT_07) {
-    throw badRequest(`${field}.$schema: must be "${DRAFT_07}"`);
-  }
-  exactly(schema, field, "type", "object");
-  const properties = object(required(schema, field, "properties"), `${field}.properties`);
-  exactly(schema, field, "additionalProperties", false);
-
-  const claims: Record<string, AdaptiveClaim> = {};
-  for (const [name, value] of Object.entries(properties)) {
-    const path = `${field}.properties${segment(name)}`;
-    claims[name] =
-      name === "unsigned" ? unsigned(value, path, counter) : claim(value, path, name, 1, counter);
-  }
-  return {
-    ...(Object.hasOwn(schema, "$schema") ? { $schema: DRAFT_07 } : {}),
-    type: "object",
-    properties: claims,
-    additionalProperties: false,
-  };
+  const parsed = adaptiveJsonSchema.safeParse(jsonSchema, { error: wording });
+  if (!parsed.success) throw badRequest(describe(field, parsed.error.issues));
+  // The shape declares `unsigned`, so zod puts it first; claims keep the order they were written
+  // in, which template conditions follow.
+  const written = Object.keys((jsonSchema as { properties: object }).properties);
+  const properties = Object.fromEntries(written.map((name) => [name, parsed.data.properties[name]]));
+  return { ...parsed.data, properties } as AdaptiveJsonSchema;
 }
 
-function unsigned(value: unknown, path: string, counter: { claims: number }): AdaptiveObjectClaim {
-  const node = object(value, path);
-  allowOnly(node, path, ["type", "description", "properties", "additionalProperties"]);
-  exactly(node, path, "type", "object");
-  exactly(node, path, "description", UNSIGNED_DESCRIPTION);
-  const properties = claimsOf(node, path, 1, counter);
-  exactly(node, path, "additionalProperties", false);
-  return { type: "object", description: UNSIGNED_DESCRIPTION, properties, additionalProperties: false };
+/** The messages of the issues zod words itself, as the rest of this file words its rules. */
+function wording(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code === "invalid_union" && issue.discriminator !== undefined) {
+    // A claim's `type` matches none of the union's: the issue lists the types it has.
+    const { input, discriminator, options } = issue as {
+      input: object;
+      discriminator: string;
+      options: string[];
+    };
+    if ((input as Record<string, unknown>)[discriminator] === undefined) return "required";
+    return `must be one of ${options.join(", ")}`;
+  }
+  if (issue.input === undefined) return "required";
+  // Strings and arrays carry their own rule; every other type a schema here expects is an object.
+  if (issue.code === "invalid_type") return "must be an object";
+  if (issue.code === "invalid_value")
+    return `must be ${issue.values.map((value) => JSON.stringify(value)).join(" or ")}`;
+  return undefined;
 }
 
-function claim(
-  value: unknown,
-  path: string,
-  name: string,
-  depth: number,
-  counter: { claims: number },
-): AdaptiveClaim {
-  if (name === "" || name.length > ADAPTIVE_LIMITS.name) {
-    throw badRequest(`${path}: a claim name has 1 to ${ADAPTIVE_LIMITS.name} characters`);
-  }
-  if (FORBIDDEN_NAMES.has(name)) throw badRequest(`${path}: "${name}" is not allowed as a claim name`);
-  if (depth > ADAPTIVE_LIMITS.depth) {
-    throw badRequest(`${path}: claims nest at most ${ADAPTIVE_LIMITS.depth} levels deep`);
-  }
-  counter.claims += 1;
-  if (counter.claims > ADAPTIVE_LIMITS.claims) {
-    throw badRequest(`${path}: a schema has at most ${ADAPTIVE_LIMITS.claims} claims`);
-  }
-  const node = object(value, path);
-  const type = oneOf(node, path, CLAIM_TYPES);
-  const description = descriptionOf(node, path);
-  if (type === "array") {
-    allowOnly(node, path, ["type", "description", "items"]);
-    return { type, description, items: primitive(required(node, path, "items"), `${path}.items`) };
-  }
-  if (type === "object") {
-    allowOnly(node, path, ["type", "description", "properties", "additionalProperties"]);
-    const properties = claimsOf(node, path, depth + 1, counter);
-    exactly(node, path, "additionalProperties", false);
-    return { type, description, properties, additionalProperties: false };
-  }
-  return primitive(node, path);
+/** Up to five issues, each as `path: rule`, a member not allowed named by its own path. */
+function describe(field: string, issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .flatMap((issue) =>
+      issue.code === "unrecognized_keys"
+        ? issue.keys.map((key) => `${pathOf(field, [...issue.path, key])}: not allowed`)
+        : [`${pathOf(field, issue.path)}: ${issue.message}`],
+    )
+    .slice(0, 5)
+    .join("; ");
 }
 
-function claimsOf(node: Json, path: string, depth: number, counter: { claims: number }) {
-  const properties = object(required(node, path, "properties"), `${path}.properties`);
-  const claims: Record<string, AdaptiveClaim> = {};
-  for (const [name, value] of Object.entries(properties)) {
-    claims[name] = claim(value, `${path}.properties${segment(name)}`, name, depth, counter);
-  }
-  return claims;
-}
-
-function primitive(value: unknown, path: string): AdaptivePrimitiveClaim {
-  const node = object(value, path);
-  const type = oneOf(node, path, PRIMITIVE_TYPES) as AdaptivePrimitiveClaim["type"];
-  const description = descriptionOf(node, path);
-  if (type !== "string") {
-    allowOnly(node, path, ["type", "description"]);
-    return { type, description };
-  }
-  allowOnly(node, path, ["type", "description", "enum"]);
-  if (!Object.hasOwn(node, "enum")) return { type, description };
-  const values = node["enum"];
-  if (!Array.isArray(values) || values.length === 0 || values.length > ADAPTIVE_LIMITS.enumValues) {
-    throw badRequest(`${path}.enum: must be an array of 1 to ${ADAPTIVE_LIMITS.enumValues} strings`);
-  }
-  values.forEach((entry: unknown, index) => {
-    if (typeof entry !== "string" || entry.length > ADAPTIVE_LIMITS.enumValue) {
-      throw badRequest(
-        `${path}.enum[${index}]: must be a string of at most ${ADAPTIVE_LIMITS.enumValue} characters`,
-      );
-    }
-  });
-  return { type, description, enum: [...(values as string[])] };
-}
-
-function object(value: unknown, path: string): Json {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw badRequest(`${path}: must be an object`);
-  }
-  return value as Json;
-}
-
-function required(node: Json, path: string, key: string): unknown {
-  if (!Object.hasOwn(node, key)) throw badRequest(`${path}${segment(key)}: required`);
-  return node[key];
-}
-
-function exactly(node: Json, path: string, key: string, expected: string | boolean) {
-  if (required(node, path, key) !== expected) {
-    throw badRequest(`${path}${segment(key)}: must be ${JSON.stringify(expected)}`);
-  }
-}
-
-function oneOf(node: Json, path: string, types: readonly string[]): string {
-  const type = required(node, path, "type");
-  if (typeof type !== "string" || !types.includes(type)) {
-    throw badRequest(`${path}.type: must be one of ${types.join(", ")}`);
-  }
-  return type;
-}
-
-function descriptionOf(node: Json, path: string): string {
-  const description = required(node, path, "description");
-  if (typeof description !== "string" || description.length > ADAPTIVE_LIMITS.description) {
-    throw badRequest(
-      `${path}.description: must be a string of at most ${ADAPTIVE_LIMITS.description} characters`,
-    );
-  }
-  return description;
-}
-
-function allowOnly(node: Json, path: string, keys: readonly string[]) {
-  const extra = Object.keys(node).find((key) => !keys.includes(key));
-  if (extra !== undefined) throw badRequest(`${path}${segment(extra)}: not allowed`);
+function pathOf(field: string, path: readonly PropertyKey[]): string {
+  return field + path.map((key) => (typeof key === "number" ? `[${key}]` : segment(String(key)))).join("");
 }
 
 /** A key in a path: `.name` when it reads as an identifier, `["odd name"]` otherwise. */
 function segment(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function deepFreeze<T>(value: T): T {

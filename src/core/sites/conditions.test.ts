@@ -52,13 +52,13 @@ describe("parseCondition: accepted forms", () => {
 
   it("compiles claim paths below visitor.claims, whatever their spelling", () => {
     expect(parseCondition('visitor["claims"].unsigned["beta"]').tree).toEqual({
-      kind: "claim",
+      kind: "read",
       path: ["unsigned", "beta"],
     });
     expect(parseCondition("visitor.claims.seats > -2").tree).toEqual({
-      kind: "compare",
+      kind: "binary",
       operator: ">",
-      left: { kind: "claim", path: ["seats"] },
+      left: { kind: "read", path: ["seats"] },
       right: { kind: "literal", value: -2 },
     });
   });

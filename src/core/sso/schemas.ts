@@ -13,12 +13,17 @@ import type { World } from "../shared/world.js";
 import { teamSchema } from "../teams/schemas.js";
 import type { SAMLProviderRecord } from "./tables.js";
 
+/*
+ * The maximum lengths are the reference's `maxLength`, which bounds what is sent: each is checked
+ * before `trim()`, so whitespace padding cannot carry a longer value past it. `min(1)` comes after
+ * the trim, so that blank is empty.
+ */
 /** SPEC.md, Limits: SAML label 1 to 30. */
-export const samlLabel = z.string().trim().min(1).max(30).check(wellFormed());
+export const samlLabel = z.string().max(30).trim().min(1).check(wellFormed());
 /** SPEC.md, Limits: SAML entityID max 1024 (and not empty: an empty entity ID identifies nothing). */
-export const samlEntityID = z.string().trim().min(1).max(1024).check(wellFormed());
+export const samlEntityID = z.string().max(1024).trim().min(1).check(wellFormed());
 /** SPEC.md, Limits: SAML certificate max 10000; `certificate.ts` checks what it holds. */
-export const samlCertificate = z.string().trim().min(1).max(10000);
+export const samlCertificate = z.string().max(10000).trim().min(1);
 /** SPEC.md, Limits: SAML ssoURL max 2048; the identity provider's sign-in URL, https only. */
 export const samlSsoURL = z
   .string()

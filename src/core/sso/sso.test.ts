@@ -163,6 +163,29 @@ describe("SAML providers", () => {
     expect(longest.body.certificate).toHaveLength(10000);
   });
 
+  it("bounds what was sent, before trimming: whitespace cannot carry a value past its limit", async () => {
+    const { api, org } = await createWorkspace();
+    const id = (await api("POST", `/orgs/${org}/saml`, { label: "IdP" })).body.id as string;
+    const patch = (body: object) => api("PATCH", `/orgs/${org}/saml/${id}`, body);
+    const certificate = valid.certificate.trim();
+    const pad = (text: string, length: number) => `\n ${text}${" \n".repeat(length)}`.slice(0, length);
+
+    const atLimit = await patch({ certificate: pad(certificate, 10_000) });
+    expect(atLimit.status, JSON.stringify(atLimit.body)).toBe(200);
+    expect(atLimit.body.certificate).toBe(certificate);
+    for (const [field, value] of [
+      ["certificate", pad(certificate, 10_001)],
+      ["label", pad("IdP", 31)],
+      ["entityID", pad(ENTITY_ID, 1025)],
+    ] as const) {
+      const refused = await patch({ [field]: value });
+      expect(refused.status, field).toBe(400);
+      expect(refused.body.error.message).toMatch(new RegExp(`^body\\.${field}: Too big`));
+    }
+    expect((await api("GET", `/orgs/${org}/saml/${id}`)).body).toMatchObject({ label: "IdP", certificate });
+    expect((await patch({ label: pad("IdP", 30), entityID: pad(ENTITY_ID, 1024) })).status).toBe(200);
+  });
+
   it("takes a team of the organization as defaultTeam, and no other", async () => {
     const { api, org, organization } = await createWorkspace();
     const team = (await api("PUT", `/orgs/${org}/teams`, { title: "Engineering" })).body.id as string;

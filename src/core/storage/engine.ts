@@ -12,8 +12,9 @@ import type { IndexValue, StorageSchema, StoredRecord, TableSchema } from "./por
  * - {@link BufferedEngine}: the kit keeps a write body's puts and deletes, merges them into its
  *   reads, and hands them to the engine once, when the body resolves (memory, IndexedDB).
  *
- * Every table an engine is given is one of the schema's tables, as given to `init`; every key is a
- * string; every query has been checked against its index.
+ * Every table an engine is given is one of the schema's tables, as given to `init`, whose names
+ * the kit has checked (`schema.ts`: ASCII identifiers, none reserved, so they can be quoted as they
+ * are); every key is a string; every query has been checked against its index.
  */
 
 /** A list query checked against its index: every field filled in, nothing left to validate. */
@@ -89,9 +90,10 @@ export interface BufferedTransaction extends EngineReader {
 /** What both kinds of engine do around their transactions. */
 interface EngineLifecycle<Tx> {
   /**
-   * Creates the missing tables and indexes of `schema`, keeping existing data; may reject names it
-   * cannot store. Idempotent. The kit calls it before any transaction on those tables, never after
-   * `close`, and records the tables once it resolves.
+   * Creates the missing tables and indexes of `schema`, keeping existing data, and refuses a
+   * database of a newer schema version (`checkSchemaVersion`). Idempotent. The kit calls it
+   * before any transaction on those tables, never after `close`, and records the tables once it
+   * resolves.
    */
   init(schema: StorageSchema): Promise<void>;
   /**

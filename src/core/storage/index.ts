@@ -23,4 +23,12 @@ export type {
 export { createStorage } from "./kit.js";
 export { checkQuery, compareTuples, indexFields, indexTuple } from "./order.js";
 export { Mutex } from "./mutex.js";
+export {
+  checkName,
+  checkSchemaNames,
+  checkSchemaVersion,
+  MAX_NAME_LENGTH,
+  META_TABLE,
+  SCHEMA_VERSION,
+} from "./schema.js";
 export { deepFreeze } from "./view.js";

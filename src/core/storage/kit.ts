@@ -1,11 +1,14 @@
 import type { StorageEngine } from "./engine.js";
 import { PendingWrites } from "./overlay.js";
 import type { Storage, StorageSchema, TableSchema, WriteTransaction } from "./port.js";
+import { checkSchemaNames } from "./schema.js";
 import { BufferedOperations, DirectOperations, TransactionView } from "./view.js";
 
 /**
  * Builds a `Storage` from an engine: the part of an adapter that talks to its database. The kit
  * does the rest, once for every adapter:
+ * - `init` refuses a schema whose table, index or field names some adapter cannot store
+ *   (`checkSchemaNames`, `schema.ts`), before the engine sees it;
  * - tables are looked up by name among those given to `init` (an unknown one is an error);
  * - a call after `close()` fails with "Storage is closed", and `close()` waits for the
  *   transactions already started, then closes the engine;
@@ -95,6 +98,7 @@ export function createStorage(engine: StorageEngine): Storage {
   return {
     init(schema: StorageSchema) {
       return track(async () => {
+        checkSchemaNames(schema, tables.keys());
         await engine.init(schema);
         for (const table of schema.tables) tables.set(table.name, table);
       });

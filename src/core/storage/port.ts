@@ -57,7 +57,10 @@ export interface Table<R extends object = StoredRecord> extends TableSchema {
   readonly [RECORD]?: R;
 }
 
-/** The whole schema an adapter is initialised with. Table and index names are ASCII identifiers. */
+/**
+ * The whole schema an adapter is initialised with. Table names, index names and index fields are
+ * ASCII identifiers of at most 61 characters, and a few names are reserved (`schema.ts`).
+ */
 export interface StorageSchema {
   readonly tables: readonly TableSchema[];
 }

@@ -63,6 +63,14 @@ describe("evaluateMarkdown", () => {
     );
   });
 
+  it("keeps an expression longer than 1024 characters as written, however deep it nests", () => {
+    for (const expression of [`1${"+1".repeat(25_000)}`, `page.vars${".a".repeat(25_000)}`]) {
+      const markdown = `x {{ ${expression} }}`;
+      expect(evaluateMarkdown(markdown, scope)).toBe(markdown);
+    }
+    expect(evaluateMarkdown(`{{ 1${"+1".repeat(510)} }}`, scope)).toBe("511");
+  });
+
   it("returns markdown without expressions as it is", () => {
     expect(evaluateMarkdown("plain { text }", scope)).toBe("plain { text }");
   });

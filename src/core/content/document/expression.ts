@@ -1,10 +1,17 @@
-import jsep from "jsep";
+import {
+  compileExpression,
+  evaluateTree,
+  ExpressionError,
+  type ExpressionRules,
+  type Operator,
+} from "../../shared/expression.js";
 
 /**
  * Expressions of page content (`{{ space.vars.version }}`), which GitBook writes in JavaScript
- * syntax. `jsep` parses them; this module evaluates the tree itself, over a whitelist of node
- * kinds, so no code ever runs: no `eval`, no `Function`, no calls, and property reads only of
- * own properties of plain objects and arrays (never `constructor`, `__proto__` or a getter).
+ * syntax. They are safe expressions (`shared/expression.ts`: parsed by jsep, compiled into a tree
+ * of our own, evaluated without running code: no calls, reads of own properties of plain objects
+ * and arrays only, never `constructor`, `__proto__` or a getter), under these rules: reads of the
+ * scope's roots, literals, `!`, `-`, `+`, comparisons, arithmetic, `&&`, `||`, `??` and `?:`.
  */
 
 /** Values an expression can read: the scope's roots (`space`, `page`...) and what is below them. */
@@ -22,38 +29,51 @@ export interface ExpressionOptions {
 /**
  * An outcome: the value, or why there is none. `unresolved` means a root the scope does not
  * provide (say `visitor.claims.plan`, known only when a visitor reads the page); `unsupported`
- * means syntax outside the whitelist or a value that is not text, a number, a boolean or null;
- * `syntax` means it does not parse.
+ * means syntax outside the rules, an expression longer than 1024 characters, or a value that is
+ * not text, a number, a boolean or null; `syntax` means it does not parse.
  */
 export type Evaluation =
   | { readonly ok: true; readonly value: string | number | boolean | null | undefined }
   | { readonly ok: false; readonly reason: "syntax" | "unresolved" | "unsupported" };
 
-type Primitive = string | number | boolean | null | undefined;
+const OPERATORS = new Set<Operator>([
+  "!",
+  "-",
+  "+",
+  "==",
+  "!=",
+  "===",
+  "!==",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "*",
+  "/",
+  "%",
+  "&&",
+  "||",
+  "??",
+  "?:",
+]);
 
-class Refusal extends Error {
-  constructor(readonly reason: "unresolved" | "unsupported") {
-    super(reason);
-  }
+/** The rules over one scope: its own roots are the names in scope, any other is `unresolved`. */
+function pageRules(scope: ExpressionScope, deterministicOnly: boolean): ExpressionRules {
+  return {
+    noun: "expression",
+    operators: deterministicOnly ? new Set() : OPERATORS,
+    literals: !deterministicOnly,
+    computedKeys: deterministicOnly ? "literal" : "any",
+    resolve(root, keys, refuse) {
+      if (root.name === undefined) return refuse(root.at, "only the scope's names can be read");
+      if (!Object.hasOwn(scope, root.name))
+        return refuse(root.at, `"${root.name}" is not in scope`, "unresolved");
+      return [root.name, ...keys.map(({ key }) => key)];
+    },
+    // Page variables are text: an object is only ever a step of a lookup.
+    objects: "refuse",
+  };
 }
-
-const BINARY: Record<string, (left: Primitive, right: Primitive) => Primitive> = {
-  // Loose equality as JavaScript has it: GitBook writes `==` in conditions.
-  "==": (left, right) => left == right,
-  "!=": (left, right) => left != right,
-  "===": (left, right) => left === right,
-  "!==": (left, right) => left !== right,
-  "<": (left, right) => (left as number) < (right as number),
-  "<=": (left, right) => (left as number) <= (right as number),
-  ">": (left, right) => (left as number) > (right as number),
-  ">=": (left, right) => (left as number) >= (right as number),
-  "+": (left, right) =>
-    typeof left === "string" || typeof right === "string" ? `${left}${right}` : Number(left) + Number(right),
-  "-": (left, right) => Number(left) - Number(right),
-  "*": (left, right) => Number(left) * Number(right),
-  "/": (left, right) => Number(left) / Number(right),
-  "%": (left, right) => Number(left) % Number(right),
-};
 
 /**
  * Evaluates one expression against a scope.
@@ -69,98 +89,12 @@ export function evaluateExpression(
   scope: ExpressionScope,
   options: ExpressionOptions = {},
 ): Evaluation {
-  let tree: jsep.Expression;
+  const rules = pageRules(scope, options.deterministicOnly === true);
   try {
-    tree = jsep(source);
-  } catch {
-    return { ok: false, reason: "syntax" };
-  }
-  try {
-    return { ok: true, value: evaluate(tree, scope, options.deterministicOnly === true) };
+    const value = evaluateTree(compileExpression(source, rules), scope, rules);
+    return { ok: true, value: value as Exclude<Evaluation, { ok: false }>["value"] };
   } catch (error) {
-    if (error instanceof Refusal) return { ok: false, reason: error.reason };
+    if (error instanceof ExpressionError) return { ok: false, reason: error.code };
     throw error;
   }
-}
-
-function evaluate(node: jsep.Expression, scope: ExpressionScope, lookupsOnly: boolean): Primitive {
-  const value = read(node, scope, lookupsOnly);
-  if (value === null || value === undefined || ["string", "number", "boolean"].includes(typeof value)) {
-    return value as Primitive;
-  }
-  throw new Refusal("unsupported");
-}
-
-/** Like `evaluate`, but lets objects through: the intermediate values of a lookup. */
-function read(node: jsep.Expression, scope: ExpressionScope, lookupsOnly: boolean): unknown {
-  const expression = node as jsep.CoreExpression;
-  switch (expression.type) {
-    case "Identifier":
-      if (!Object.hasOwn(scope, expression.name)) throw new Refusal("unresolved");
-      return scope[expression.name];
-    case "MemberExpression": {
-      const object = read(expression.object, scope, lookupsOnly);
-      const property = expression.computed
-        ? lookupsOnly
-          ? literalKey(expression.property)
-          : evaluate(expression.property, scope, lookupsOnly)
-        : (expression.property as jsep.Identifier).name;
-      return member(object, property);
-    }
-    case "Literal":
-      if (lookupsOnly || expression.value instanceof RegExp) throw new Refusal("unsupported");
-      return expression.value;
-    case "UnaryExpression": {
-      if (lookupsOnly) throw new Refusal("unsupported");
-      const argument = evaluate(expression.argument, scope, lookupsOnly);
-      if (expression.operator === "!") return !argument;
-      if (expression.operator === "-") return -Number(argument);
-      if (expression.operator === "+") return Number(argument);
-      throw new Refusal("unsupported");
-    }
-    case "BinaryExpression": {
-      if (lookupsOnly) throw new Refusal("unsupported");
-      const left = evaluate(expression.left, scope, lookupsOnly);
-      // Short-circuit as JavaScript does: the right side of `a && b` is not read when `a` is falsy.
-      if (expression.operator === "&&") return left ? evaluate(expression.right, scope, lookupsOnly) : left;
-      if (expression.operator === "||") return left ? left : evaluate(expression.right, scope, lookupsOnly);
-      if (expression.operator === "??") return left ?? evaluate(expression.right, scope, lookupsOnly);
-      const operation = BINARY[expression.operator];
-      if (!operation) throw new Refusal("unsupported");
-      return operation(left, evaluate(expression.right, scope, lookupsOnly));
-    }
-    case "ConditionalExpression":
-      if (lookupsOnly) throw new Refusal("unsupported");
-      return evaluate(expression.test, scope, lookupsOnly)
-        ? evaluate(expression.consequent, scope, lookupsOnly)
-        : evaluate(expression.alternate, scope, lookupsOnly);
-    default:
-      // Calls, `this`, arrays, sequences, and whatever a jsep plugin adds.
-      throw new Refusal("unsupported");
-  }
-}
-
-/** The key of `a["b"]` or `a[0]` in lookup-only mode: a literal string or number, nothing computed. */
-function literalKey(node: jsep.Expression): string | number {
-  const literal = node as jsep.CoreExpression;
-  if (
-    literal.type === "Literal" &&
-    (typeof literal.value === "string" || typeof literal.value === "number")
-  ) {
-    return literal.value;
-  }
-  throw new Refusal("unsupported");
-}
-
-/** Own data properties of plain objects and arrays only; reading below nothing gives nothing. */
-function member(object: unknown, property: unknown): unknown {
-  if (object === null || object === undefined) return undefined;
-  if (typeof property !== "string" && typeof property !== "number") throw new Refusal("unsupported");
-  if (typeof object !== "object") throw new Refusal("unsupported");
-  const prototype: unknown = Object.getPrototypeOf(object);
-  if (!Array.isArray(object) && prototype !== Object.prototype && prototype !== null) {
-    throw new Refusal("unsupported");
-  }
-  const descriptor = Object.getOwnPropertyDescriptor(object, property);
-  return descriptor && "value" in descriptor ? descriptor.value : undefined;
 }
