@@ -7,8 +7,8 @@ import type { CollectionPermissions } from "./schemas.js";
 import { type CollectionRecord, collectionsTable } from "./tables.js";
 
 /**
- * What a collection rule hands `run`: the collection, the caller's membership and role on it, and their
- * permissions on it, as `collection.permissions` reports them.
+ * What a collection rule hands `run`: the collection, the caller's membership and role on it, and
+ * their permissions on it, as `collection.permissions` reports them.
  */
 export type CollectionScope = OnObject<
   "collection",
@@ -23,12 +23,9 @@ const collectionRules = ownedObjectRules<
   ContentStanding,
   CollectionPermissions
 >({
-  noun: "collection",
-  plural: "collections",
   key: "collection",
-  param: "collectionId",
-  owner: (collection) => collection.organization,
-  find: (tx, id) => tx.get(collectionsTable, id),
+  table: collectionsTable,
+  organizationIn: "object",
   standing: contentStanding,
   permissions: ({ role }) => collectionPermissions(role),
   actions: {

@@ -71,12 +71,10 @@ export const integrationNotFound = (name: string) =>
   notFound(`No matching integration found for given name: "${name}"`);
 
 const integrationRules = ownedObjectRules({
-  noun: "integration",
-  plural: "integrations",
   key: "integration",
   param: "integrationName",
-  owner: (integration: IntegrationRecord) => integration.organization,
-  find: (tx, name) => tx.get(integrationsTable, name),
+  table: integrationsTable,
+  organizationIn: "object",
   // Every caller stands somewhere: a public or unlisted integration is seen by non-members too.
   standing: async (tx, context, organization) => ({
     ownerMembership: await readerMembership(tx, context, organization),

@@ -46,11 +46,12 @@ export async function findOpenAPISpec(
 }
 
 const specRules = ownedObjectRules({
-  noun: "OpenAPI spec",
-  plural: "OpenAPI specs",
   key: "spec",
+  noun: "OpenAPI spec",
   param: "specSlug",
-  owner: "path",
+  table: openAPISpecsTable,
+  organizationIn: "path",
+  // By its slug in the organization, not by its key.
   find: (tx, slug, organization) => findOpenAPISpec(tx, String(organization), slug),
   standing: memberStanding,
   permissions: ({ membership }) => openAPISpecPermissions(membership),

@@ -2,7 +2,7 @@ import { membersTable } from "../members/tables.js";
 import { organizationsTable } from "../organizations/tables.js";
 import { notFound, type DocsbaseError } from "../shared/errors.js";
 import type { Context } from "../shared/world.js";
-import type { ReadTransaction } from "../storage/port.js";
+import type { ReadTransaction, Table } from "../storage/port.js";
 import { findMembership, requireCaller, type Membership } from "./membership.js";
 import { readerTokenMembership } from "./reader-token.js";
 import { requirePermission, type PermissionFlag } from "./refuse.js";
@@ -54,26 +54,39 @@ export interface OwnedKind<R extends object, S extends object, P extends Viewabl
   readonly actions: Readonly<Partial<Record<PermissionFlag<P>, string>>>;
 }
 
-/** One object an organization owns: its kind, and how one is named and found. */
+/** What every object an organization owns records: its organization. */
+export interface Owned {
+  readonly organization: string;
+}
+
+/**
+ * One object an organization owns: its kind, and how one is named and found. Names follow the key
+ * unless said otherwise: `key: "site"` is the `site` in messages, `sites` in summaries, and is
+ * named by `path.siteId`.
+ */
 export interface OwnedObject<
   K extends string,
-  R extends object,
+  R extends Owned,
   S extends object,
   P extends Viewable,
-> extends OwnedKind<R, S, P> {
-  /** Its name in summaries and messages: `space`, `OpenAPI spec`. */
-  readonly noun: string;
+> extends Omit<OwnedKind<R, S, P>, "plural"> {
   /** The key `run` receives it under: `space`. */
   readonly key: K;
-  /** The path parameter naming it: `spaceId`. */
-  readonly param: string;
+  /** Its name in summaries and messages, where it is not the key: `OpenAPI spec`. */
+  readonly noun?: string;
+  /** The organization's objects of this kind, where it is not the noun and an `s`. */
+  readonly plural?: string;
+  /** The path parameter naming it, where it is not the key and `Id`: `specSlug`. */
+  readonly param?: string;
   /**
-   * Its organization: `"path"` when the path names it (`path.organizationId`) and the object is
-   * looked up there, or how to read it from an object found by its id alone (`/spaces/{spaceId}`).
+   * Which names its organization: the path (`path.organizationId`), where the object is then
+   * looked up, or the object, found by its id alone (`/spaces/{spaceId}`).
    */
-  readonly owner: "path" | ((record: R) => string);
-  /** The object with this id (in `organization`, when the path names one), or undefined. */
-  find(tx: ReadTransaction, id: string, organization: string | undefined): Promise<R | undefined>;
+  readonly organizationIn: "path" | "object";
+  /** Where it is stored: found by its key, and in the path's organization where the path names one. */
+  readonly table: Table<R>;
+  /** How it is found where not by its key (a slug); undefined when there is none. */
+  find?(tx: ReadTransaction, id: string, organization: string | undefined): Promise<R | undefined>;
   /** Whether a stored object counts as missing (a deleted space); `includeDeleted` is the rule's. */
   gone?(record: R, context: Context, includeDeleted: boolean): boolean;
   /** The 404 of a missing or hidden object; `Space "x" not found` by default. */
@@ -169,15 +182,25 @@ export function organizationRules<R extends object, S extends object, P extends 
  *
  * @example
  * ```ts
- * const siteRules = ownedObjectRules({ noun: "site", key: "site", param: "siteId", owner: "path", ... });
+ * const siteRules = ownedObjectRules({ key: "site", table: sitesTable, organizationIn: "path", ... });
  * access: siteRules.required("admin"), // run({ tx, site, membership, permissions })
  * ```
  */
-export function ownedObjectRules<K extends string, R extends object, S extends object, P extends Viewable>(
+export function ownedObjectRules<K extends string, R extends Owned, S extends object, P extends Viewable>(
   spec: OwnedObject<K, R, S, P>,
 ) {
+  const noun = spec.noun ?? spec.key;
+  const kind: OwnedKind<R, S, P> = { ...spec, plural: spec.plural ?? `${noun}s` };
+  const param = spec.param ?? `${spec.key}Id`;
   const missing = (id: string) =>
-    spec.notFound?.(id) ?? notFound(`${spec.noun[0]?.toUpperCase()}${spec.noun.slice(1)} "${id}" not found`);
+    spec.notFound?.(id) ?? notFound(`${noun[0]?.toUpperCase()}${noun.slice(1)} "${id}" not found`);
+  async function find(tx: ReadTransaction, id: string, organization: string | undefined) {
+    if (spec.find) return spec.find(tx, id, organization);
+    const record = await tx.get(spec.table, id);
+    return record && (organization === undefined || record.organization === organization)
+      ? record
+      : undefined;
+  }
 
   /** The caller's standing; a reader token stands only on the object it was issued for. */
   async function standingOf(
@@ -208,7 +231,7 @@ export function ownedObjectRules<K extends string, R extends object, S extends o
     if (caller.scope) return undefined;
     let seen: Judged<S, P> | undefined;
     for (const { organization } of await tx.list(membersTable, { index: "byUser", where: [caller.userId] })) {
-      const judged = judge(spec, await spec.standing(tx, context, organization, undefined), undefined);
+      const judged = judge(kind, await spec.standing(tx, context, organization, undefined), undefined);
       if (judged && holds(judged.permissions, flag)) return judged;
       seen ??= judged;
     }
@@ -223,16 +246,15 @@ export function ownedObjectRules<K extends string, R extends object, S extends o
     options: { readonly param: string; readonly includeDeleted: boolean; readonly ifPresent: boolean },
   ): Promise<OnObject<K, R | undefined, S, P>> {
     const id = String(params[options.param]);
-    const named = spec.owner === "path" ? String(params[ORGANIZATION_PARAM]) : undefined;
-    const stored = await spec.find(tx, id, named);
+    const named = spec.organizationIn === "path" ? String(params[ORGANIZATION_PARAM]) : undefined;
+    const stored = await find(tx, id, named);
     const record = stored && !spec.gone?.(stored, context, options.includeDeleted) ? stored : undefined;
     if (!record && !options.ifPresent && named === undefined) throw missing(id);
-    const organization =
-      named ?? (stored && typeof spec.owner === "function" ? spec.owner(stored) : undefined);
+    const organization = named ?? stored?.organization;
     const judged =
       organization === undefined
         ? await judgeAnywhere(tx, context, flag)
-        : judge(spec, await standingOf(tx, context, organization, stored, id), stored);
+        : judge(kind, await standingOf(tx, context, organization, stored, id), stored);
     if (!judged) throw named === undefined ? missing(id) : organizationNotFound(named);
     if (!record && !options.ifPresent) throw missing(id);
     requirePermission(judged.permissions, flag, spec.actions[flag] ?? "This");
@@ -244,11 +266,10 @@ export function ownedObjectRules<K extends string, R extends object, S extends o
     >;
   }
 
-  const summary = (flag: string, param: string) =>
-    `the "${flag}" permission on the ${spec.noun} in path.${param}`;
+  const summary = (flag: string, at: string) => `the "${flag}" permission on the ${noun} in path.${at}`;
 
   return {
-    ...organizationRules(spec),
+    ...organizationRules(kind),
     /**
      * The object in `params[param]`: 404 when it is missing or hidden from the caller, 403 without
      * `flag`. `includeDeleted` lets a gone object through (a deleted space, to restore it).
@@ -257,13 +278,13 @@ export function ownedObjectRules<K extends string, R extends object, S extends o
       flag: PermissionFlag<P>,
       options: { readonly param?: string; readonly includeDeleted?: boolean } = {},
     ): AccessRule<OnObject<K, R, S, P>> {
-      const param = options.param ?? spec.param;
+      const at = options.param ?? param;
       return defineAccess({
-        summary: summary(flag, param),
+        summary: summary(flag, at),
         authenticated: true,
         resolve: (tx, context, params) =>
           resolveObject(tx, context, params, flag, {
-            param,
+            param: at,
             includeDeleted: options.includeDeleted ?? false,
             ifPresent: false,
           }) as Promise<OnObject<K, R, S, P>>,
@@ -278,15 +299,15 @@ export function ownedObjectRules<K extends string, R extends object, S extends o
       flag: PermissionFlag<P>,
       options: { readonly param?: string } = {},
     ): AccessRule<OnObject<K, R | undefined, S, P>> {
-      const param = options.param ?? spec.param;
+      const at = options.param ?? param;
       return defineAccess({
         summary:
-          spec.owner === "path"
-            ? `the "${flag}" permission on the ${spec.plural} of the organization in path.${ORGANIZATION_PARAM} (path.${param} may not exist)`
-            : `${summary(flag, param)} (where there is none, in one of the caller's organizations)`,
+          spec.organizationIn === "path"
+            ? `the "${flag}" permission on the ${kind.plural} of the organization in path.${ORGANIZATION_PARAM} (path.${at} may not exist)`
+            : `${summary(flag, at)} (where there is none, in one of the caller's organizations)`,
         authenticated: true,
         resolve: (tx, context, params) =>
-          resolveObject(tx, context, params, flag, { param, includeDeleted: false, ifPresent: true }),
+          resolveObject(tx, context, params, flag, { param: at, includeDeleted: false, ifPresent: true }),
       });
     },
   };

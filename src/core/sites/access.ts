@@ -39,12 +39,9 @@ export async function findSite(
 }
 
 const siteRules = ownedObjectRules({
-  noun: "site",
-  plural: "sites",
   key: "site",
-  param: "siteId",
-  owner: "path",
-  find: (tx, id, organization) => findSite(tx, String(organization), id),
+  table: sitesTable,
+  organizationIn: "path",
   standing: memberStanding,
   permissions: ({ membership }) => sitePermissions(membership),
   actions: { view: "Reading the site", admin: "Managing the site" },

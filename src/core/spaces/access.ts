@@ -14,12 +14,9 @@ import { type SpaceRecord, spacesTable } from "./tables.js";
 export type SpaceScope = OnObject<"space", SpaceRecord, ContentStanding, SpacePermissions>;
 
 const spaceRules = ownedObjectRules<"space", SpaceRecord, ContentStanding, SpacePermissions>({
-  noun: "space",
-  plural: "spaces",
   key: "space",
-  param: "spaceId",
-  owner: (space) => space.organization,
-  find: (tx, id) => tx.get(spacesTable, id),
+  table: spacesTable,
+  organizationIn: "object",
   // A deleted space is missing to every rule but restore's, and to restore's too once its
   // retention window is over.
   gone: (space, context, includeDeleted) =>

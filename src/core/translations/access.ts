@@ -34,15 +34,9 @@ export type TranslationAccess = OnObject<
 >;
 
 const translationRules = ownedObjectRules({
-  noun: "translation",
-  plural: "translations",
   key: "translation",
-  param: "translationId",
-  owner: "path",
-  async find(tx, id, organization) {
-    const translation = await tx.get(translationsTable, id);
-    return translation?.organization === organization ? translation : undefined;
-  },
+  table: translationsTable,
+  organizationIn: "path",
   standing: memberStanding,
   permissions: ({ membership }) => translationPermissions(membership),
   actions: { view: "Reading translations", edit: "Managing translations" },
