@@ -12,8 +12,8 @@ import { defineAccess, type AccessRule } from "./rule.js";
  * The access rules of what an organization owns (spaces, collections, sites, translations, OpenAPI
  * specs, integrations, conversations), written once. A kind declares only what is its own: how the
  * caller stands in the organization, the permissions object that follows (the one its responses
- * report), how one object is found, its noun, path parameter and refusal messages. Every rule then
- * refuses the same way (docs/api.md, "Deletes"):
+ * report), its table, its refusal messages, and where they differ from the defaults, how one object
+ * is found and its names. Every rule then refuses the same way (docs/api.md, "Deletes"):
  *
  * - a caller who sees nothing of the kind in the organization (a non-member, a guest where guests
  *   see nothing) gets 404, whether or not the object exists;
