@@ -40,6 +40,7 @@ export {
   operatorOnly,
   requirePermission,
   inOrganization,
+  readableWithReaderToken,
 } from "./core/permissions/index.js";
 export type { AccessRule } from "./core/permissions/index.js";
 export { onSpace, onSpaceIfPresent, type SpaceScope } from "./core/spaces/access.js";

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { Reply, type AnyOperation } from "./registry.js";
-import { badRequest, forbidden, unauthorized } from "./shared/errors.js";
+import { requireReaderTokenAccess } from "./permissions/reader-token.js";
+import { badRequest, unauthorized } from "./shared/errors.js";
 import { describeIssues } from "./shared/schema.js";
-import type { CallerScope, Context } from "./shared/world.js";
+import type { Context } from "./shared/world.js";
 
 /** Unvalidated input, as it arrives from HTTP or from the in-process client. */
 export interface RawInput {
@@ -29,7 +30,8 @@ const EMPTY = z.object({});
 export async function invoke(operation: AnyOperation, context: Context, raw: RawInput): Promise<Outcome> {
   if (operation.access.authenticated && !context.caller) throw unauthorized();
   const params = parse("path", operation.params ?? EMPTY, raw.params);
-  if (context.caller?.scope) requireInScope(operation, context.caller.scope, params);
+  // A reader token reaches only the operations whose rule says so (permissions/reader-token.ts).
+  if (context.caller?.scope) requireReaderTokenAccess(operation.access, context.caller.scope, params);
   const query = parse("query", operation.query ?? EMPTY, raw.query);
   const body = operation.body ? parse("body", operation.body, raw.body) : undefined;
   const input = { params, query, body };
@@ -46,29 +48,6 @@ export async function invoke(operation: AnyOperation, context: Context, raw: Raw
   );
   if (result instanceof Reply) return { status: result.status, body: result.body, headers: result.headers };
   return { status: operation.status ?? 200, body: result, headers: {} };
-}
-
-/**
- * What a scoped caller (the `apiToken` of a published-content lookup) may call: reads of its
- * space, its current content (pages, files, page by path), the content's links and search, and
- * the one revision the token was issued with. Change requests, comments, older revisions, every
- * write and everything outside the space are refused.
- */
-const SCOPED_PATH =
-  /^\/spaces\/\{spaceId\}(\/content(\/.*)?|\/revisions\/\{revisionId\}(\/.*)?|\/links|\/search)?$/;
-
-function requireInScope(operation: AnyOperation, scope: CallerScope, params: unknown): void {
-  const { spaceId, revisionId } = params as { spaceId?: unknown; revisionId?: unknown };
-  const allowed =
-    operation.method === "get" &&
-    SCOPED_PATH.test(operation.path) &&
-    spaceId === scope.space &&
-    (revisionId === undefined || revisionId === scope.revision);
-  if (!allowed) {
-    throw forbidden(
-      `This token only reads the published content of space "${scope.space}" (its pages, files and revision "${scope.revision}")`,
-    );
-  }
 }
 
 function parse(where: string, schema: z.ZodType, value: unknown): unknown {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { documentReaderTokenAccess } from "../core/permissions/reader-token.js";
 import type { AnyOperation } from "../core/registry.js";
 
 /**
@@ -21,6 +22,9 @@ export function openApiDocument(
     }));
   for (const operation of Object.values(operations)) {
     const parameters = [...parametersOf(operation.params, "path"), ...parametersOf(operation.query, "query")];
+    // Operations open to reader tokens say so, and which path parameters hold the token to its space.
+    const readerToken =
+      operation.access.readerToken && documentReaderTokenAccess(operation.access.readerToken, operation.path);
     const responses: Record<string, unknown> = {};
     if (operation.response) {
       responses[String(operation.status ?? 200)] = {
@@ -35,8 +39,10 @@ export function openApiDocument(
     (paths[operation.path] ??= {})[operation.method] = {
       operationId: operation.id,
       summary: operation.summary,
-      description: `Access: ${operation.access.summary}.`,
+      description:
+        `Access: ${operation.access.summary}.` + (readerToken ? ` Also ${readerToken.sentence}.` : ""),
       "x-docsbase-access": operation.access.summary,
+      ...(readerToken ? { "x-docsbase-reader-token": readerToken.params } : {}),
       tags: [operation.tag],
       ...(operation.access.authenticated ? {} : { security: [] }),
       ...(parameters.length ? { parameters } : {}),

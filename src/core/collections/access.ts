@@ -1,32 +1,37 @@
-import type { Membership } from "../permissions/membership.js";
-import { objectRules } from "../permissions/object.js";
+import { contentStanding, type ContentStanding } from "../permissions/membership.js";
+import { ownedObjectRules, type OnObject } from "../permissions/owned.js";
 import type { PermissionFlag } from "../permissions/refuse.js";
 import type { AccessRule } from "../permissions/rule.js";
-import type { Role } from "../shared/roles.js";
-import { collectionPermissions, findCollection } from "./permissions.js";
+import { collectionPermissions } from "./permissions.js";
 import type { CollectionPermissions } from "./schemas.js";
-import type { CollectionRecord } from "./tables.js";
+import { type CollectionRecord, collectionsTable } from "./tables.js";
 
-/** What a collection rule hands `run`. */
-export interface CollectionScope {
-  readonly collection: CollectionRecord;
-  readonly membership: Membership;
-  /** The caller's role on the collection. */
-  readonly role: Role | null;
-  /** The caller's permissions on the collection, as `collection.permissions` reports them. */
-  readonly permissions: CollectionPermissions;
-}
+/**
+ * What a collection rule hands `run`: the collection, the caller's membership and role on it, and
+ * their permissions on it, as `collection.permissions` reports them.
+ */
+export type CollectionScope = OnObject<
+  "collection",
+  CollectionRecord,
+  ContentStanding,
+  CollectionPermissions
+>;
 
-const collectionRules = objectRules({
-  noun: "collection",
-  param: "collectionId",
-  find: (tx, context, id) => findCollection(tx, context, id),
-  permissions: (found) => collectionPermissions(found.role),
+const collectionRules = ownedObjectRules<
+  "collection",
+  CollectionRecord,
+  ContentStanding,
+  CollectionPermissions
+>({
+  key: "collection",
+  table: collectionsTable,
+  organizationIn: "object",
+  standing: contentStanding,
+  permissions: ({ role }) => collectionPermissions(role),
   actions: {
     admin: "Managing the collection",
     create: "Creating content in the collection",
   },
-  missing: { collection: undefined },
 });
 
 /**
@@ -47,12 +52,13 @@ export function onCollection(
 
 /**
  * Like {@link onCollection}, for deletes that answer 204 when nothing exists: a collection that
- * does not exist hands `run` `{ collection: undefined }` instead of a 404. A collection that exists
- * but is hidden from the caller still answers 404.
+ * does not exist reaches `run` as `collection: undefined`, once the caller holds `flag` as the
+ * organization role alone grants it in one of their organizations (403 otherwise). A collection
+ * hidden from the caller answers 404.
  */
 export function onCollectionIfPresent(
   flag: PermissionFlag<CollectionPermissions>,
   param = "collectionId",
-): AccessRule<CollectionScope | { readonly collection: undefined }> {
-  return collectionRules.ifPresent(flag, param);
+): AccessRule<Omit<CollectionScope, "collection"> & { readonly collection: CollectionRecord | undefined }> {
+  return collectionRules.ifPresent(flag, { param });
 }

@@ -1,8 +1,7 @@
-import { contentRole, findMembership, type Membership } from "../permissions/membership.js";
+import { contentRole, type Membership } from "../permissions/membership.js";
 import { requirePermission } from "../permissions/refuse.js";
-import { badRequest, notFound } from "../shared/errors.js";
+import { badRequest } from "../shared/errors.js";
 import { atLeast, type Role } from "../shared/roles.js";
-import type { Context } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { type CollectionRecord, collectionsTable } from "./tables.js";
 import type { CollectionPermissions } from "./schemas.js";
@@ -68,28 +67,4 @@ export async function requireParentCollection(
     throw badRequest(`${field}: no collection "${id}" in organization "${membership.organization.id}"`);
   }
   return collection;
-}
-
-export interface CollectionAccess {
-  readonly collection: CollectionRecord;
-  readonly membership: Membership;
-  readonly role: Role | null;
-}
-
-/**
- * A collection the caller can view, or undefined when it does not exist; 404 when it is hidden
- * from them (not a member of its organization, or no role on it). The rules of `./access.ts`
- * build on it.
- */
-export async function findCollection(
-  tx: ReadTransaction,
-  context: Context,
-  id: string,
-): Promise<CollectionAccess | undefined> {
-  const collection = await tx.get(collectionsTable, id);
-  if (!collection) return undefined;
-  const membership = await findMembership(tx, context, collection.organization);
-  const role = membership ? await contentRole(tx, membership, collection) : null;
-  if (!membership || !collectionPermissions(role).view) throw notFound(`Collection "${id}" not found`);
-  return { collection, membership, role };
 }

@@ -99,19 +99,30 @@ export function onComment(kind: ThreadKind, need?: ThreadNeed): AccessRule<Comme
 }
 
 /**
+ * The permission a delete needs where there is nothing to delete. A comment or reply is deleted by
+ * its author or a space admin (`run` checks which, through `commentPermissions`); with no post
+ * there is no author to compare, so the caller must be one who could have written it: `comment` on
+ * the space (docs/api.md, "Deletes"). A `read` member thus gets 403 whether or not the post exists.
+ */
+const DELETE_MISSING: ThreadNeed = { flag: "comment", action: "Deleting a comment or reply" };
+
+/**
  * Like {@link onComment}, for deletes that answer 204 when nothing exists: a comment that is not
- * in the thread hands `run` `{ comment: undefined }`. The thread itself must exist (404).
+ * in the thread hands `run` `{ comment: undefined }`, once the caller holds `comment` on the space
+ * (403 otherwise). The thread itself must exist (404).
  */
 export function onCommentIfPresent(
   kind: ThreadKind,
 ): AccessRule<ThreadScope & { readonly comment: CommentRecord | undefined }> {
   const thread = onThread(kind);
   return defineAccess({
-    summary: `${thread.summary}; the comment in path.${commentParam}`,
+    summary: `${thread.summary}; the comment in path.${commentParam}, deleted by its author or a space admin ("${DELETE_MISSING.flag}" on the space where there is none)`,
     authenticated: true,
     async resolve(tx, context, params) {
       const loaded = await thread.resolve(tx, context, params);
-      return { ...loaded, comment: await findComment(tx, loaded.thread, String(params[commentParam])) };
+      const comment = await findComment(tx, loaded.thread, String(params[commentParam]));
+      if (!comment) requirePermission(loaded.permissions, DELETE_MISSING.flag, DELETE_MISSING.action);
+      return { ...loaded, comment };
     },
   });
 }
@@ -134,7 +145,8 @@ export function onReply(kind: ThreadKind): AccessRule<ReplyScope> {
 
 /**
  * Like {@link onReply}, for deletes that answer 204 when nothing exists: a comment or reply that
- * does not exist is handed to `run` as undefined (no comment, no reply).
+ * does not exist is handed to `run` as undefined (no comment, no reply), once the caller holds
+ * `comment` on the space (403 otherwise).
  */
 export function onReplyIfPresent(kind: ThreadKind): AccessRule<
   ThreadScope & {
@@ -142,14 +154,16 @@ export function onReplyIfPresent(kind: ThreadKind): AccessRule<
     readonly reply: CommentReplyRecord | undefined;
   }
 > {
-  const comment = onCommentIfPresent(kind);
+  const thread = onThread(kind);
   return defineAccess({
-    summary: `${comment.summary} and its reply in path.${replyParam}`,
+    summary: `${thread.summary}; the comment in path.${commentParam} and its reply in path.${replyParam}, deleted by its author or a space admin ("${DELETE_MISSING.flag}" on the space where there is none)`,
     authenticated: true,
     async resolve(tx, context, params) {
-      const loaded = await comment.resolve(tx, context, params);
-      const reply = loaded.comment && (await findReply(tx, loaded.comment, String(params[replyParam])));
-      return { ...loaded, reply };
+      const loaded = await thread.resolve(tx, context, params);
+      const comment = await findComment(tx, loaded.thread, String(params[commentParam]));
+      const reply = comment && (await findReply(tx, comment, String(params[replyParam])));
+      if (!reply) requirePermission(loaded.permissions, DELETE_MISSING.flag, DELETE_MISSING.action);
+      return { ...loaded, comment, reply };
     },
   });
 }

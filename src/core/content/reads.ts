@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readableWithReaderToken } from "../permissions/reader-token.js";
 import { keyed, defineOperation } from "../registry.js";
 import { notFound } from "../shared/errors.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
@@ -47,12 +48,15 @@ interface Family<Ids extends ReadIds, Shape extends z.ZodRawShape> {
   readonly prefix: string;
   readonly revisionPath: string;
   readonly pagesPath: string;
+  /** Whether a reader token may call the family's operations (`readableWithReaderToken`). */
+  readonly readerToken: boolean;
 }
 
 function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(family: Family<Ids, Shape>) {
   // Each `id` is asserted as `Ids[...]`: read from a generic object, the compiler would widen it to
   // `string` and `Client<Operations>` would lose the family's ids.
-  const access = onContent(family.at, "view");
+  const view = onContent(family.at, "view");
+  const access = family.readerToken ? readableWithReaderToken(view) : view;
 
   const revision = defineOperation({
     id: family.ids.revision as Ids["revision"],
@@ -191,6 +195,7 @@ export const spaceContentReads = readOperations({
   prefix: "/spaces/{spaceId}/content",
   revisionPath: "/spaces/{spaceId}/content",
   pagesPath: "/spaces/{spaceId}/content/pages",
+  readerToken: true,
 });
 
 /** Reads of a change request's content (its head revision). */
@@ -209,6 +214,7 @@ export const changeRequestContentReads = readOperations({
   prefix: "/spaces/{spaceId}/change-requests/{changeRequestId}/content",
   revisionPath: "/spaces/{spaceId}/change-requests/{changeRequestId}/content",
   pagesPath: "/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages",
+  readerToken: false,
 });
 
 /** Reads of any revision of a space, by id. */
@@ -227,6 +233,8 @@ export const revisionReads = readOperations({
   prefix: "/spaces/{spaceId}/revisions/{revisionId}",
   revisionPath: "/spaces/{spaceId}/revisions/{revisionId}",
   pagesPath: "/spaces/{spaceId}/revisions/{revisionId}/pages",
+  // Only the revision the token was issued with (permissions/reader-token.ts).
+  readerToken: true,
 });
 
 export const contentReadOperations = { ...spaceContentReads, ...changeRequestContentReads, ...revisionReads };

@@ -1,8 +1,9 @@
-import { requireMembership, type Membership } from "../permissions/membership.js";
+import type { OrganizationPermissions } from "../organizations/schemas.js";
+import { findMembership, type Membership } from "../permissions/membership.js";
 import { permissionsOf } from "../permissions/organization.js";
-import { requirePermission, type PermissionFlag } from "../permissions/refuse.js";
-import { defineAccess, type AccessRule } from "../permissions/rule.js";
-import { notFound } from "../shared/errors.js";
+import { organizationRules } from "../permissions/owned.js";
+import type { PermissionFlag } from "../permissions/refuse.js";
+import type { AccessRule } from "../permissions/rule.js";
 import { atLeast } from "../shared/roles.js";
 
 /**
@@ -17,17 +18,31 @@ export interface ConversationPermissions {
   readonly manage: boolean;
 }
 
-const ACTIONS: Record<PermissionFlag<ConversationPermissions>, string> = {
-  view: "Reading conversations",
-  ingest: "Ingesting conversations",
-  manage: "Muting issue clusters",
-};
-
 /** What the rule hands `run`. */
 export interface ConversationAccess {
   readonly membership: Membership;
+  /** The caller's organization permissions, from which {@link ConversationPermissions} follow. */
+  readonly organization: OrganizationPermissions;
   readonly permissions: ConversationPermissions;
 }
+
+const conversationRules = organizationRules({
+  plural: "conversations",
+  async standing(tx, context, organization) {
+    const membership = await findMembership(tx, context, organization);
+    return membership && { membership, organization: await permissionsOf(tx, membership) };
+  },
+  permissions: ({ membership, organization }): ConversationPermissions => ({
+    view: atLeast(membership.role, "read"),
+    ingest: organization.ingestConversations,
+    manage: organization.admin,
+  }),
+  actions: {
+    view: "Reading conversations",
+    ingest: "Ingesting conversations",
+    manage: "Muting issue clusters",
+  },
+});
 
 /**
  * `flag` on the conversations of the organization in `params.organizationId`.
@@ -40,23 +55,9 @@ export interface ConversationAccess {
 export function inConversations(
   flag: PermissionFlag<ConversationPermissions>,
 ): AccessRule<ConversationAccess> {
-  return defineAccess({
-    summary:
-      flag === "ingest"
-        ? `the "ingestConversations" permission on the organization in path.organizationId`
-        : `the "${flag}" permission on the conversations of the organization in path.organizationId`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const membership = await requireMembership(tx, context, String(params.organizationId));
-      const organization = await permissionsOf(tx, membership);
-      const permissions: ConversationPermissions = {
-        view: atLeast(membership.role, "read"),
-        ingest: organization.ingestConversations,
-        manage: organization.admin,
-      };
-      if (!permissions.view) throw notFound(`Organization "${String(params.organizationId)}" not found`);
-      requirePermission(permissions, flag, ACTIONS[flag]);
-      return { membership, permissions };
-    },
-  });
+  const rule = conversationRules.all(flag);
+  // Ingesting is the organization's own permission: the summary names it as the organization does.
+  return flag === "ingest"
+    ? { ...rule, summary: `the "ingestConversations" permission on the organization in path.organizationId` }
+    : rule;
 }

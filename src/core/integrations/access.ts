@@ -1,6 +1,7 @@
-import { findMembership, requireCaller, type Membership } from "../permissions/membership.js";
-import { requirePermission, type PermissionFlag } from "../permissions/refuse.js";
-import { defineAccess, type AccessRule } from "../permissions/rule.js";
+import { findMembership, type Membership } from "../permissions/membership.js";
+import { ownedObjectRules } from "../permissions/owned.js";
+import type { PermissionFlag } from "../permissions/refuse.js";
+import type { AccessRule } from "../permissions/rule.js";
 import { notFound } from "../shared/errors.js";
 import { atLeast } from "../shared/roles.js";
 import type { Context } from "../shared/world.js";
@@ -69,19 +70,21 @@ export async function viewerOf(
 export const integrationNotFound = (name: string) =>
   notFound(`No matching integration found for given name: "${name}"`);
 
-const ACTIONS: Record<PermissionFlag<IntegrationPermissions>, string> = {
-  view: "Reading the integration",
-  admin: "Managing the integration",
-};
-
-/** The integration in `params.integrationName` as the caller may see it, or undefined. */
-async function resolveIntegration(tx: ReadTransaction, context: Context, params: Record<string, unknown>) {
-  requireCaller(context);
-  const integration = await tx.get(integrationsTable, String(params.integrationName));
-  if (!integration) return undefined;
-  const viewer = await viewerOf(tx, context, integration);
-  return viewer.permissions.view ? { integration, ...viewer } : undefined;
-}
+const integrationRules = ownedObjectRules({
+  key: "integration",
+  param: "integrationName",
+  table: integrationsTable,
+  organizationIn: "object",
+  // Every caller stands somewhere: a public or unlisted integration is seen by non-members too.
+  standing: async (tx, context, organization) => ({
+    ownerMembership: await readerMembership(tx, context, organization),
+  }),
+  // Without an integration, what owning one would grant: membership sees, admins manage.
+  permissions: ({ ownerMembership }, integration) =>
+    integrationPermissions(integration ?? { visibility: "private" }, ownerMembership),
+  actions: { view: "Reading the integration", admin: "Managing the integration" },
+  notFound: integrationNotFound,
+});
 
 /**
  * The integration named in `params.integrationName`: 404 when there is none or the caller may not
@@ -93,36 +96,19 @@ async function resolveIntegration(tx: ReadTransaction, context: Context, params:
  * ```
  */
 export function onIntegration(flag: PermissionFlag<IntegrationPermissions>): AccessRule<IntegrationAccess> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the integration in path.integrationName`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const found = await resolveIntegration(tx, context, params);
-      if (!found) throw integrationNotFound(String(params.integrationName));
-      requirePermission(found.permissions, flag, ACTIONS[flag]);
-      return found;
-    },
-  });
+  return integrationRules.required(flag);
 }
 
 /**
  * Like {@link onIntegration}, for unpublishing, which answers 204 when there is nothing to
- * delete: an integration that does not exist, or that the caller may not see, reaches `run` as
- * `{ integration: undefined }`.
+ * delete: an integration that does not exist reaches `run` as `integration: undefined`, once the
+ * caller holds `flag` as owning one would grant it, in one of their organizations (403 otherwise;
+ * 404 for a caller who is a member of none). One the caller may not see answers 404.
  */
 export function onIntegrationIfPresent(
   flag: PermissionFlag<IntegrationPermissions>,
-): AccessRule<IntegrationAccess | { readonly integration: undefined }> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the integration in path.integrationName (none there: nothing to do)`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const found = await resolveIntegration(tx, context, params);
-      if (!found) return { integration: undefined };
-      requirePermission(found.permissions, flag, ACTIONS[flag]);
-      return found;
-    },
-  });
+): AccessRule<IntegrationViewer & { readonly integration: IntegrationRecord | undefined }> {
+  return integrationRules.ifPresent(flag);
 }
 
 /** The organization whose id, or else hostname, is `idOrHostname`. */

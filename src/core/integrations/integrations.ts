@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { findMembership, type Membership } from "../permissions/membership.js";
 import { anyCaller } from "../permissions/rules.js";
-import { defineOperation, deleted, noContent, Reply } from "../registry.js";
+import { defineOperation, deleted, noContent } from "../registry.js";
 import { conflict, forbidden, notFound } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { isHttpUrl, queryBoolean } from "../shared/schema.js";
@@ -253,15 +253,17 @@ export const disableIntegrationDevelopmentMode = defineOperation({
   method: "delete",
   path: "/integrations/{integrationName}/dev",
   tag,
-  summary: "Turn development mode off: events are recorded and no longer delivered (205)",
+  summary:
+    "Turn development mode off: events are recorded and no longer delivered (205; 204 when it was off)",
   access: onIntegration("admin"),
   params: integrationParams,
-  emptyStatuses: [205],
+  emptyStatuses: [204, 205],
   async run(scope) {
     const { tx, integration } = scope;
+    if (!integration.dev) return deleted(false);
     const { dev: _dev, ...rest } = integration;
     await tx.put(integrationsTable, rest);
-    return new Reply<never>(205);
+    return deleted(true);
   },
 });
 

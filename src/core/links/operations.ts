@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readableWithReaderToken } from "../permissions/reader-token.js";
 import { loadRevision } from "../content/revisions.js";
 import type { ChangeRequestRecord } from "../change-requests/tables.js";
 import { onContent, pathParamOf, type ContentScope } from "../content/access.js";
@@ -46,6 +47,8 @@ interface Family<Ids extends LinkIds, Shape extends z.ZodRawShape> {
   readonly contentPrefix: string;
   /** The path parameters naming the content. */
   readonly params: Shape;
+  /** Whether a reader token may call the family's operations (`readableWithReaderToken`). */
+  readonly readerToken: boolean;
 }
 
 const tag = "links";
@@ -86,7 +89,8 @@ async function linksPage(
 function linkFamily<const Ids extends LinkIds, Shape extends z.ZodRawShape>(family: Family<Ids, Shape>) {
   // Each `id` is asserted as `Ids[...]`: read from a generic object, the compiler would widen it to
   // `string` and `Client<Operations>` would lose the family's ids.
-  const access = onContent(family.at, "view");
+  const view = onContent(family.at, "view");
+  const access = family.readerToken ? readableWithReaderToken(view) : view;
 
   const links = defineOperation({
     id: family.ids.links as Ids["links"],
@@ -229,6 +233,7 @@ export const spaceLinkOperations = linkFamily({
   linksPath: "/spaces/{spaceId}/links",
   contentPrefix: "/spaces/{spaceId}/content",
   params: { spaceId: pathParam() },
+  readerToken: true,
 });
 
 /** Links and backlinks in a change request's content. */
@@ -243,6 +248,7 @@ export const changeRequestLinkOperations = linkFamily({
   linksPath: "/spaces/{spaceId}/change-requests/{changeRequestId}/links",
   contentPrefix: "/spaces/{spaceId}/change-requests/{changeRequestId}/content",
   params: { spaceId: pathParam(), changeRequestId: pathParam() },
+  readerToken: false,
 });
 
 /** The link operations, keyed by operationId. */

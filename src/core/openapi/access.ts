@@ -1,9 +1,14 @@
-import { requireMembership, type Membership } from "../permissions/membership.js";
-import { requirePermission, type PermissionFlag } from "../permissions/refuse.js";
-import { defineAccess, type AccessRule } from "../permissions/rule.js";
-import { notFound } from "../shared/errors.js";
+import type { Membership } from "../permissions/membership.js";
+import {
+  memberStanding,
+  ownedObjectRules,
+  type MemberStanding,
+  type OnObject,
+  type OrganizationWide,
+} from "../permissions/owned.js";
+import type { PermissionFlag } from "../permissions/refuse.js";
+import type { AccessRule } from "../permissions/rule.js";
 import { atLeast } from "../shared/roles.js";
-import type { Context } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { type OpenAPISpecRecord, openAPISpecsTable } from "./tables.js";
 
@@ -23,16 +28,12 @@ export function openAPISpecPermissions(membership: Membership): OpenAPISpecPermi
 }
 
 /** What the rules hand `run`: the spec is undefined only for {@link onOpenAPISpecIfPresent}. */
-export interface OpenAPISpecAccess<S extends OpenAPISpecRecord | undefined = OpenAPISpecRecord> {
-  readonly membership: Membership;
-  readonly permissions: OpenAPISpecPermissions;
-  readonly spec: S;
-}
-
-const ACTIONS: Record<PermissionFlag<OpenAPISpecPermissions>, string> = {
-  view: "Reading OpenAPI specs",
-  edit: "Managing OpenAPI specs",
-};
+export type OpenAPISpecAccess<S extends OpenAPISpecRecord | undefined = OpenAPISpecRecord> = OnObject<
+  "spec",
+  S,
+  MemberStanding,
+  OpenAPISpecPermissions
+>;
 
 /** The spec of the organization with this slug, or undefined. */
 export async function findOpenAPISpec(
@@ -44,17 +45,18 @@ export async function findOpenAPISpec(
   return spec;
 }
 
-async function resolveOrganization(
-  tx: ReadTransaction,
-  context: Context,
-  params: Record<string, unknown>,
-  flag: PermissionFlag<OpenAPISpecPermissions>,
-) {
-  const membership = await requireMembership(tx, context, String(params.organizationId));
-  const permissions = openAPISpecPermissions(membership);
-  if (!permissions.view) throw notFound(`Organization "${String(params.organizationId)}" not found`);
-  return { membership, permissions, check: () => requirePermission(permissions, flag, ACTIONS[flag]) };
-}
+const specRules = ownedObjectRules({
+  key: "spec",
+  noun: "OpenAPI spec",
+  param: "specSlug",
+  table: openAPISpecsTable,
+  organizationIn: "path",
+  // By its slug in the organization, not by its key.
+  find: (tx, slug, organization) => findOpenAPISpec(tx, String(organization), slug),
+  standing: memberStanding,
+  permissions: ({ membership }) => openAPISpecPermissions(membership),
+  actions: { view: "Reading OpenAPI specs", edit: "Managing OpenAPI specs" },
+});
 
 /**
  * `flag` on the OpenAPI specs of the organization in `params.organizationId`, for the operations
@@ -67,45 +69,18 @@ async function resolveOrganization(
  */
 export function inOpenAPISpecs(
   flag: PermissionFlag<OpenAPISpecPermissions>,
-): AccessRule<Omit<OpenAPISpecAccess, "spec">> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the OpenAPI specs of the organization in path.organizationId`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const { membership, permissions, check } = await resolveOrganization(tx, context, params, flag);
-      check();
-      return { membership, permissions };
-    },
-  });
+): AccessRule<OrganizationWide<MemberStanding, OpenAPISpecPermissions>> {
+  return specRules.all(flag);
 }
 
 /** `flag` on the spec `params.specSlug` of the organization: 404 when there is none. */
 export function onOpenAPISpec(flag: PermissionFlag<OpenAPISpecPermissions>): AccessRule<OpenAPISpecAccess> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the OpenAPI spec in path.specSlug`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const { membership, permissions, check } = await resolveOrganization(tx, context, params, flag);
-      const spec = await findOpenAPISpec(tx, membership.organization.id, String(params.specSlug));
-      if (!spec) throw notFound(`OpenAPI spec "${String(params.specSlug)}" not found`);
-      check();
-      return { membership, permissions, spec };
-    },
-  });
+  return specRules.required(flag);
 }
 
 /** Like {@link onOpenAPISpec}, for PUT and DELETE, which act whether or not the spec exists. */
 export function onOpenAPISpecIfPresent(
   flag: PermissionFlag<OpenAPISpecPermissions>,
 ): AccessRule<OpenAPISpecAccess<OpenAPISpecRecord | undefined>> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the OpenAPI specs of the organization (path.specSlug may not exist yet)`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const { membership, permissions, check } = await resolveOrganization(tx, context, params, flag);
-      check();
-      const spec = await findOpenAPISpec(tx, membership.organization.id, String(params.specSlug));
-      return { membership, permissions, spec };
-    },
-  });
+  return specRules.ifPresent(flag);
 }

@@ -12,3 +12,4 @@ export {
   type Membership,
 } from "./membership.js";
 export { inOrganization, ownsTeam, permissionsOf, type OrganizationAccess } from "./organization.js";
+export { readableWithReaderToken } from "./reader-token.js";

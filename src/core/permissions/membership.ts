@@ -100,3 +100,25 @@ export async function contentRole(
   if (membership.role === null) return null;
   return strongest(membership.role, await effectiveDefaultLevel(tx, content.defaultLevel, content.parent));
 }
+
+/** How a member stands toward a collection or space: their membership and their role on it. */
+export interface ContentStanding {
+  readonly membership: Membership;
+  /** The caller's role on the content (see {@link contentRole}). */
+  readonly role: Role | null;
+}
+
+/**
+ * The caller's standing toward `content` of `organization`, or toward the organization's content
+ * in general (their organization role) without one; undefined for a non-member.
+ */
+export async function contentStanding(
+  tx: ReadTransaction,
+  context: Context,
+  organization: string,
+  content: Pick<CollectionRecord | SpaceRecord, "defaultLevel" | "parent"> | undefined,
+): Promise<ContentStanding | undefined> {
+  const membership = await findMembership(tx, context, organization);
+  if (!membership) return undefined;
+  return { membership, role: content ? await contentRole(tx, membership, content) : membership.role };
+}

@@ -18,6 +18,11 @@ export interface AccessRule<Loaded extends object = object, Params = Record<stri
   /** `false` for the few operations reachable without a token. */
   readonly authenticated: boolean;
   /**
+   * Set on the rules of the operations that a reader token may call (see `./reader-token.ts`);
+   * every other operation refuses such a token with 403.
+   */
+  readonly readerToken?: ReaderTokenAccess;
+  /**
    * Loads and refuses; throws the standard `DocsbaseError` (401, 403, 404). `query` is the
    * validated query, for the few rules that read one (`shareKey` of published reads).
    */
@@ -27,6 +32,18 @@ export interface AccessRule<Loaded extends object = object, Params = Record<stri
     params: Params,
     query?: Readonly<Record<string, unknown>>,
   ): Promise<Loaded>;
+}
+
+/**
+ * What a reader token (the `apiToken` of a published-content lookup) may read through an
+ * operation: the space its path names in `space`, and, where the path has one, the revision named
+ * in `revision`; each must be the one the token was issued for.
+ */
+export interface ReaderTokenAccess {
+  /** The path parameter naming the space: `spaceId`. */
+  readonly space: string;
+  /** The path parameter naming a revision, where the operation's path has one: `revisionId`. */
+  readonly revision: string;
 }
 
 /** Declares an access rule; the identity function, there for type inference. */

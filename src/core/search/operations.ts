@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readableWithReaderToken } from "../permissions/reader-token.js";
 import { requireRevision, type Revision } from "../content/revisions.js";
 import { defineOperation } from "../registry.js";
 import { onContent } from "../content/access.js";
@@ -40,7 +41,7 @@ export const searchSpaceContent = defineOperation({
   path: "/spaces/{spaceId}/search",
   tag,
   summary: "Search the pages of a space",
-  access: onContent("space", "view"),
+  access: readableWithReaderToken(onContent("space", "view")),
   params: z.object({ spaceId: pathParam() }),
   query: searchQuery,
   response: listOf(pageResultSchema),

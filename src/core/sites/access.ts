@@ -1,9 +1,13 @@
-import { requireMembership, type Membership } from "../permissions/membership.js";
-import { requirePermission, type PermissionFlag } from "../permissions/refuse.js";
-import { defineAccess, type AccessRule } from "../permissions/rule.js";
-import { notFound } from "../shared/errors.js";
+import type { Membership } from "../permissions/membership.js";
+import {
+  memberStanding,
+  ownedObjectRules,
+  type MemberStanding,
+  type OnObject,
+} from "../permissions/owned.js";
+import type { PermissionFlag } from "../permissions/refuse.js";
+import type { AccessRule } from "../permissions/rule.js";
 import { atLeast } from "../shared/roles.js";
-import type { Context } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { type SiteRecord, sitesTable } from "./tables.js";
 
@@ -22,16 +26,7 @@ export function sitePermissions(membership: Membership): SitePermissions {
 }
 
 /** What a site rule hands `run`. */
-export interface SiteAccess {
-  readonly membership: Membership;
-  readonly site: SiteRecord;
-  readonly permissions: SitePermissions;
-}
-
-const ACTIONS: Record<PermissionFlag<SitePermissions>, string> = {
-  view: "Reading the site",
-  admin: "Managing the site",
-};
+export type SiteAccess = OnObject<"site", SiteRecord, MemberStanding, SitePermissions>;
 
 /** The site of the organization, or undefined. */
 export async function findSite(
@@ -43,13 +38,14 @@ export async function findSite(
   return site && site.organization === organization ? site : undefined;
 }
 
-async function resolveSite(tx: ReadTransaction, context: Context, params: Record<string, unknown>) {
-  const membership = await requireMembership(tx, context, String(params.organizationId));
-  const permissions = sitePermissions(membership);
-  if (!permissions.view) throw notFound(`Organization "${String(params.organizationId)}" not found`);
-  const site = await findSite(tx, membership.organization.id, String(params.siteId));
-  return { membership, permissions, site };
-}
+const siteRules = ownedObjectRules({
+  key: "site",
+  table: sitesTable,
+  organizationIn: "path",
+  standing: memberStanding,
+  permissions: ({ membership }) => sitePermissions(membership),
+  actions: { view: "Reading the site", admin: "Managing the site" },
+});
 
 /**
  * The site in `params.siteId` of the organization in `params.organizationId`: 404 for a caller
@@ -61,16 +57,7 @@ async function resolveSite(tx: ReadTransaction, context: Context, params: Record
  * ```
  */
 export function onSite(flag: PermissionFlag<SitePermissions>): AccessRule<SiteAccess> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the site in path.siteId`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const { membership, permissions, site } = await resolveSite(tx, context, params);
-      if (!site) throw notFound(`Site "${String(params.siteId)}" not found`);
-      requirePermission(permissions, flag, ACTIONS[flag]);
-      return { membership, site, permissions };
-    },
-  });
+  return siteRules.required(flag);
 }
 
 /**
@@ -79,14 +66,6 @@ export function onSite(flag: PermissionFlag<SitePermissions>): AccessRule<SiteAc
  */
 export function onSiteIfPresent(
   flag: PermissionFlag<SitePermissions>,
-): AccessRule<SiteAccess | (Omit<SiteAccess, "site"> & { readonly site: undefined })> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the site in path.siteId (none there: nothing to do)`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const { membership, permissions, site } = await resolveSite(tx, context, params);
-      requirePermission(permissions, flag, ACTIONS[flag]);
-      return { membership, site, permissions };
-    },
-  });
+): AccessRule<OnObject<"site", SiteRecord | undefined, MemberStanding, SitePermissions>> {
+  return siteRules.ifPresent(flag);
 }

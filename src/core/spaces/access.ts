@@ -1,27 +1,29 @@
-import type { Membership } from "../permissions/membership.js";
-import { objectRules } from "../permissions/object.js";
+import { contentStanding, type ContentStanding } from "../permissions/membership.js";
+import { ownedObjectRules, type OnObject } from "../permissions/owned.js";
 import type { PermissionFlag } from "../permissions/refuse.js";
 import type { AccessRule } from "../permissions/rule.js";
-import type { Role } from "../shared/roles.js";
-import { findSpace, spacePermissions } from "./permissions.js";
+import { spacePermissions } from "./permissions.js";
+import { isRestorable } from "./records.js";
 import type { SpacePermissions } from "./schemas.js";
-import type { SpaceRecord } from "./tables.js";
+import { type SpaceRecord, spacesTable } from "./tables.js";
 
-/** What a space rule hands `run`. */
-export interface SpaceScope {
-  readonly space: SpaceRecord;
-  readonly membership: Membership;
-  /** The caller's role on the space. */
-  readonly role: Role | null;
-  /** The caller's permissions on the space, as `space.permissions` reports them. */
-  readonly permissions: SpacePermissions;
-}
+/**
+ * What a space rule hands `run`: the space, the caller's membership and role on it, and their
+ * permissions on it, as `space.permissions` reports them.
+ */
+export type SpaceScope = OnObject<"space", SpaceRecord, ContentStanding, SpacePermissions>;
 
-const spaceRules = objectRules({
-  noun: "space",
-  param: "spaceId",
-  find: findSpace,
-  permissions: (found) => spacePermissions(found.role, found.space),
+const spaceRules = ownedObjectRules<"space", SpaceRecord, ContentStanding, SpacePermissions>({
+  key: "space",
+  table: spacesTable,
+  organizationIn: "object",
+  // A deleted space is missing to every rule but restore's, and to restore's too once its
+  // retention window is over.
+  gone: (space, context, includeDeleted) =>
+    space.state === "deleted" && !(includeDeleted && isRestorable(space, context.clock())),
+  standing: contentStanding,
+  // Without a space, the organization role alone, on a space as editable as any.
+  permissions: ({ role }, space) => spacePermissions(role, space ?? { editMode: "live" }),
   actions: {
     admin: "Managing the space",
     edit: "Editing the content of the space",
@@ -29,7 +31,8 @@ const spaceRules = objectRules({
     review: "Reviewing",
     merge: "Merging",
   },
-  missing: { space: undefined },
+  // A reader token reads the live space it was issued for, as a reader without membership.
+  readerToken: (membership) => ({ membership, role: "read" }),
 });
 
 /**
@@ -52,12 +55,13 @@ export function onSpace(
 
 /**
  * Like {@link onSpace}, for deletes that answer 204 when nothing exists: a space that does not
- * exist (or is already deleted) hands `run` `{ space: undefined }` instead of a 404. A space that
- * exists but is hidden from the caller still answers 404.
+ * exist (or is already deleted) reaches `run` as `space: undefined`, once the caller holds `flag`:
+ * on the deleted space, or, for a space that never existed, as the organization role alone grants
+ * it in one of their organizations (403 otherwise). A space hidden from the caller answers 404.
  */
 export function onSpaceIfPresent(
   flag: PermissionFlag<SpacePermissions>,
   param = "spaceId",
-): AccessRule<SpaceScope | { readonly space: undefined }> {
-  return spaceRules.ifPresent(flag, param);
+): AccessRule<Omit<SpaceScope, "space"> & { readonly space: SpaceRecord | undefined }> {
+  return spaceRules.ifPresent(flag, { param });
 }

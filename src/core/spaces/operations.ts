@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readableWithReaderToken } from "../permissions/reader-token.js";
 import { commitRevision, requireRevision } from "../content/revisions.js";
 import { templateChanges, templateReference } from "../content/templates.js";
 import { requireCreateAt, requireParentCollection } from "../collections/permissions.js";
@@ -94,7 +95,7 @@ export const getSpaceById = defineOperation({
   tag,
   summary: "Get a space",
   params: spaceParams,
-  access: onSpace("view"),
+  access: readableWithReaderToken(onSpace("view")),
   // With the key of a share link, `urls.published` is the space's URL on that share-link site.
   query: z.object({ shareKey: z.string().max(MAX_ID_LENGTH).optional() }),
   response: spaceSchema,

@@ -1,5 +1,4 @@
-import { contentRole, findMembership, memberKey, type Membership } from "../permissions/membership.js";
-import { type OrganizationRecord, organizationsTable } from "../organizations/tables.js";
+import { contentRole, findMembership, type Membership } from "../permissions/membership.js";
 import { notFound } from "../shared/errors.js";
 import { atLeast, type Role } from "../shared/roles.js";
 import type { Context } from "../shared/world.js";
@@ -60,41 +59,8 @@ export async function findSpace(
   if (space.state === "deleted" && !(options.includeDeleted && isRestorable(space, context.clock()))) {
     return undefined;
   }
-  const scope = context.caller?.scope;
-  if (scope) {
-    // A reader token (see `Caller.scope`) reads its one live space, as a reader without membership.
-    const organization =
-      scope.space === space.id ? await tx.get(organizationsTable, space.organization) : undefined;
-    if (!organization || space.state !== "live") throw notFound(`Space "${id}" not found`);
-    return { space, membership: readerMembership(organization, context), role: "read" };
-  }
   const membership = await findMembership(tx, context, space.organization);
   const role = membership ? await contentRole(tx, membership, space) : null;
   if (!membership || !spacePermissions(role, space).view) throw notFound(`Space "${id}" not found`);
   return { space, membership, role };
-}
-
-/**
- * The stand-in membership of a reader token: a guest of the space's organization (no role of its
- * own) that no member list holds. Only the space rule hands it out, with the `read` role on that
- * space alone.
- */
-function readerMembership(organization: OrganizationRecord, context: Context): Membership {
-  const user = context.caller?.userId ?? "";
-  const at = context.clock().toISOString();
-  return {
-    organization,
-    member: {
-      key: memberKey(organization.id, user),
-      organization: organization.id,
-      user,
-      seq: 0,
-      role: null,
-      joinedAt: at,
-      seenAt: at,
-      disabled: false,
-      sso: false,
-    },
-    role: null,
-  };
 }

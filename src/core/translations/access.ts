@@ -1,10 +1,14 @@
-import { requireMembership, type Membership } from "../permissions/membership.js";
-import { requirePermission, type PermissionFlag } from "../permissions/refuse.js";
-import { defineAccess, type AccessRule } from "../permissions/rule.js";
-import { notFound } from "../shared/errors.js";
+import type { Membership } from "../permissions/membership.js";
+import {
+  memberStanding,
+  ownedObjectRules,
+  type MemberStanding,
+  type OnObject,
+  type OrganizationWide,
+} from "../permissions/owned.js";
+import type { PermissionFlag } from "../permissions/refuse.js";
+import type { AccessRule } from "../permissions/rule.js";
 import { atLeast } from "../shared/roles.js";
-import type { Context } from "../shared/world.js";
-import type { ReadTransaction } from "../storage/port.js";
 import { type TranslationRecord, translationsTable } from "./tables.js";
 
 /**
@@ -21,26 +25,22 @@ export function translationPermissions(membership: Membership): TranslationPermi
   return { view: atLeast(membership.role, "read"), edit: atLeast(membership.role, "admin") };
 }
 
-export interface TranslationsAccess {
-  readonly membership: Membership;
-  readonly permissions: TranslationPermissions;
-}
+export type TranslationsAccess = OrganizationWide<MemberStanding, TranslationPermissions>;
+export type TranslationAccess = OnObject<
+  "translation",
+  TranslationRecord,
+  MemberStanding,
+  TranslationPermissions
+>;
 
-export interface TranslationAccess extends TranslationsAccess {
-  readonly translation: TranslationRecord;
-}
-
-const ACTIONS: Record<PermissionFlag<TranslationPermissions>, string> = {
-  view: "Reading translations",
-  edit: "Managing translations",
-};
-
-async function resolveOrganization(tx: ReadTransaction, context: Context, params: Record<string, unknown>) {
-  const membership = await requireMembership(tx, context, String(params.organizationId));
-  const permissions = translationPermissions(membership);
-  if (!permissions.view) throw notFound(`Organization "${String(params.organizationId)}" not found`);
-  return { membership, permissions };
-}
+const translationRules = ownedObjectRules({
+  key: "translation",
+  table: translationsTable,
+  organizationIn: "path",
+  standing: memberStanding,
+  permissions: ({ membership }) => translationPermissions(membership),
+  actions: { view: "Reading translations", edit: "Managing translations" },
+});
 
 /**
  * `flag` on the translations of the organization in `params.organizationId` (list, create).
@@ -51,47 +51,19 @@ async function resolveOrganization(tx: ReadTransaction, context: Context, params
  * ```
  */
 export function inTranslations(flag: PermissionFlag<TranslationPermissions>): AccessRule<TranslationsAccess> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the translations of the organization in path.organizationId`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const access = await resolveOrganization(tx, context, params);
-      requirePermission(access.permissions, flag, ACTIONS[flag]);
-      return access;
-    },
-  });
+  return translationRules.all(flag);
 }
 
 /** `flag` on the translation `params.translationId` of the organization: 404 when there is none. */
 export function onTranslation(flag: PermissionFlag<TranslationPermissions>): AccessRule<TranslationAccess> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the translation in path.translationId`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const access = await resolveOrganization(tx, context, params);
-      const translation = await tx.get(translationsTable, String(params.translationId));
-      if (!translation || translation.organization !== access.membership.organization.id) {
-        throw notFound(`Translation "${String(params.translationId)}" not found`);
-      }
-      requirePermission(access.permissions, flag, ACTIONS[flag]);
-      return { ...access, translation };
-    },
-  });
+  return translationRules.required(flag);
 }
 
 /** Like {@link onTranslation}, for DELETE, which answers 204 when there is no such translation. */
 export function onTranslationIfPresent(
   flag: PermissionFlag<TranslationPermissions>,
-): AccessRule<TranslationsAccess & { readonly translation: TranslationRecord | undefined }> {
-  return defineAccess({
-    summary: `the "${flag}" permission on the translations of the organization (path.translationId may not exist)`,
-    authenticated: true,
-    async resolve(tx, context, params) {
-      const access = await resolveOrganization(tx, context, params);
-      requirePermission(access.permissions, flag, ACTIONS[flag]);
-      const found = await tx.get(translationsTable, String(params.translationId));
-      const translation = found?.organization === access.membership.organization.id ? found : undefined;
-      return { ...access, translation };
-    },
-  });
+): AccessRule<
+  OnObject<"translation", TranslationRecord | undefined, MemberStanding, TranslationPermissions>
+> {
+  return translationRules.ifPresent(flag);
 }

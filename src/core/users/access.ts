@@ -1,6 +1,6 @@
 import { memberKey, requireCaller } from "../permissions/membership.js";
 import { defineAccess, type AccessRule } from "../permissions/rule.js";
-import { notFound } from "../shared/errors.js";
+import { forbidden, notFound } from "../shared/errors.js";
 import type { Caller } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { membersTable } from "../members/tables.js";
@@ -53,6 +53,26 @@ export const themselfOrOperator: AccessRule<UserAccess> = defineAccess({
     const id = String(params.userId);
     if (!caller.operator && caller.userId !== id) throw notFound(`User "${id}" not found`);
     return { caller, user: await requireUser(tx, params) };
+  },
+});
+
+/**
+ * The user in `params.userId`, for revoking one of their tokens: that user or the operator. A
+ * caller who can see the user (`visibleUser`) but is neither gets 403, as a member without the
+ * role does on every delete (docs/api.md, "Deletes"), whether or not the token exists; anyone
+ * else gets the 404 of a user who does not exist.
+ */
+export const tokenRevoker: AccessRule<UserAccess> = defineAccess({
+  summary:
+    "the user in path.userId themself, or the operator (403 to a user who shares an organization with them)",
+  authenticated: true,
+  async resolve(tx, context, params) {
+    const loaded = await visibleUser.resolve(tx, context, params);
+    const { caller, user } = loaded;
+    if (!caller.operator && caller.userId !== user.id) {
+      throw forbidden("Revoking a token needs being its user or the operator");
+    }
+    return loaded;
   },
 });
 

@@ -3,7 +3,7 @@ import { created, deleted, defineOperation } from "../registry.js";
 import { badRequest, conflict } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
-import { themselfOrOperator } from "./access.js";
+import { themselfOrOperator, tokenRevoker } from "./access.js";
 import { presentApiToken } from "./present.js";
 import { apiTokenSchema, createTokenBody, USER_LIMITS } from "./schemas.js";
 import { tokensTable } from "./tables.js";
@@ -11,7 +11,8 @@ import { newToken, storeToken } from "./tokens.js";
 
 /**
  * A user's API tokens: created (shown once), listed without their secret, revoked. Only that user
- * and the operator reach them; anyone else gets 404 (see `themselfOrOperator`).
+ * and the operator reach them; anyone else gets 404 (see `themselfOrOperator`), except that a user
+ * who shares an organization with them gets 403 on a revocation (see `tokenRevoker`).
  */
 
 const tag = "users";
@@ -80,7 +81,7 @@ export const deleteUserToken = defineOperation({
   summary:
     "Revoke one of a user's API tokens (the operator, or that user); it fails from the next request on",
   params: userParams.extend({ tokenId: pathParam() }),
-  access: themselfOrOperator,
+  access: tokenRevoker,
   emptyStatuses: [204, 205],
   async run({ tx, user }, { params }) {
     const [token] = await tx.list(tokensTable, { index: "byId", where: [params.tokenId], limit: 1 });

@@ -1,0 +1,332 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { operations } from "../src/core/operations.js";
+import { createTestDocsbase } from "../src/testing/double.js";
+
+/**
+ * The delete rule (docs/api.md, "Deletes"), held for every delete operation of the registry: a
+ * member of the organization without the role the delete needs gets 403 whether or not the object
+ * exists; a user who is a member of nothing there gets 404; a caller with the role gets 205 when
+ * something was deleted and 204 when nothing existed. A new delete operation fails here until it
+ * has a case below.
+ */
+
+type Params = Readonly<Record<string, string>>;
+type Caller = "owner" | "reader" | "commenter" | "outsider";
+
+/** What one delete operation is walked with: the path parameters of an object and of nothing. */
+interface Target {
+  /** An object that exists, created for this case alone. */
+  readonly existing: Params;
+  /** The same containers, naming nothing. */
+  readonly missing: Params;
+  /** Who holds the role the delete needs; the organization's admin unless said. */
+  readonly holder?: Caller;
+}
+
+type World = Awaited<ReturnType<typeof createWorld>>;
+
+/**
+ * One organization, built once through the HTTP handler: its admin (`owner`), a `read` member
+ * (`reader`), a `comment` member (`commenter`), and `outsider`, a user of no organization. A live
+ * space with a page, a second space, and an open change request on the first.
+ */
+async function createWorld() {
+  const test = await createTestDocsbase({
+    translator: async ({ texts, to }) => texts.map((text) => `[${to}] ${text}`),
+  });
+  const users = {
+    owner: await test.createUser("Owner", "owner@example.com"),
+    reader: await test.createUser("Reader", "reader@example.com"),
+    commenter: await test.createUser("Commenter", "commenter@example.com"),
+    outsider: await test.createUser("Outsider", "outsider@example.com"),
+  };
+  const as =
+    (who: Caller) =>
+    async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> =>
+      test.request(method, path, { token: users[who].token, ...(body === undefined ? {} : { body }) });
+  /** A request of the setup, which must succeed. */
+  const api = async (method: string, path: string, body?: unknown, who: Caller = "owner") => {
+    const answer = await as(who)(method, path, body);
+    if (answer.status >= 300)
+      throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  const org = (await api("POST", "/orgs", { title: "Walked" })).id as string;
+  for (const [who, role] of [
+    ["reader", "read"],
+    ["commenter", "comment"],
+  ] as const) {
+    const invite = (await api("POST", `/orgs/${org}/link-invites`, { role })).id as string;
+    await api("POST", `/orgs/${org}/invites/${invite}`, undefined, who);
+  }
+  const newSpace = async (title: string) =>
+    (await api("POST", `/orgs/${org}/spaces`, { title })).id as string;
+  const space = await newSpace("Docs");
+  const otherSpace = await newSpace("Other");
+  const page = (await api("POST", `/spaces/${space}/content/pages`, { title: "Intro" })).id as string;
+  const changeRequest = (await api("POST", `/spaces/${space}/change-requests`, { subject: "CR" }))
+    .id as string;
+  const newSite = async () =>
+    (await api("POST", `/orgs/${org}/sites`, { title: "Site", spaces: [space] })).id as string;
+  return { test, users, as, api, org, newSpace, space, otherSpace, page, changeRequest, newSite };
+}
+
+const file = { name: "a.txt", contentType: "text/plain", data: btoa("a") };
+const markdown = (text: string) => ({ markdown: text });
+
+/** Each delete operation's case, by operation id. */
+const CASES: Record<string, (w: World) => Promise<Target>> = {
+  async deleteUserToken(w) {
+    // The token's own user holds the role; a user who shares an organization with them does not.
+    const token = (await w.api("POST", `/users/${w.users.owner.id}/tokens`, { label: "spare" })).id;
+    return {
+      existing: { userId: w.users.owner.id, tokenId: token },
+      missing: { userId: w.users.owner.id, tokenId: "none" },
+    };
+  },
+  async removeMemberFromOrganizationById(w) {
+    const user = await w.test.createUser("Leaving", "leaving@example.com");
+    const invite = (await w.api("POST", `/orgs/${w.org}/link-invites`, { role: "read" })).id;
+    await w.test.request("POST", `/orgs/${w.org}/invites/${invite}`, { token: user.token });
+    return {
+      existing: { organizationId: w.org, userId: user.id },
+      missing: { organizationId: w.org, userId: "none" },
+    };
+  },
+  async revokeOrganizationEmailInvite(w) {
+    await w.api("POST", `/orgs/${w.org}/invites`, { emails: ["invited@example.com"], role: "read" });
+    const [invitation] = (await w.api("GET", `/orgs/${w.org}/email-invites`)).items;
+    return {
+      existing: { organizationId: w.org, invitationId: invitation.id },
+      missing: { organizationId: w.org, invitationId: "none" },
+    };
+  },
+  async deleteOrganizationInviteById(w) {
+    const invite = (await w.api("POST", `/orgs/${w.org}/link-invites`, { role: "read" })).id;
+    return {
+      existing: { organizationId: w.org, inviteId: invite },
+      missing: { organizationId: w.org, inviteId: "none" },
+    };
+  },
+  async removeTeamFromOrganizationById(w) {
+    const team = (await w.api("PUT", `/orgs/${w.org}/teams`, { title: "Gone", members: [] })).id;
+    return {
+      existing: { organizationId: w.org, teamId: team },
+      missing: { organizationId: w.org, teamId: "none" },
+    };
+  },
+  async deleteMemberFromOrganizationTeamById(w) {
+    // Removing someone else needs the team's `admin` (organization admins, team owners).
+    const members = [w.users.commenter.id];
+    const team = (await w.api("PUT", `/orgs/${w.org}/teams`, { title: "Team", members })).id;
+    return {
+      existing: { organizationId: w.org, teamId: team, userId: w.users.commenter.id },
+      missing: { organizationId: w.org, teamId: team, userId: "none" },
+    };
+  },
+  async deleteCollectionById(w) {
+    const collection = (await w.api("POST", `/orgs/${w.org}/collections`, { title: "Gone" })).id;
+    return { existing: { collectionId: collection }, missing: { collectionId: "none" } };
+  },
+  async deleteSpaceById(w) {
+    // Deleted once, the space stays stored (restorable) and is judged by its own levels.
+    return { existing: { spaceId: await w.newSpace("Gone") }, missing: { spaceId: "none" } };
+  },
+  async deletePage(w) {
+    const page = (await w.api("POST", `/spaces/${w.space}/content/pages`, { title: "Gone" })).id;
+    return { existing: { spaceId: w.space, pageId: page }, missing: { spaceId: w.space, pageId: "none" } };
+  },
+  async deleteFile(w) {
+    const created = (await w.api("POST", `/spaces/${w.space}/content/files`, file)).id;
+    return { existing: { spaceId: w.space, fileId: created }, missing: { spaceId: w.space, fileId: "none" } };
+  },
+  async deletePageInChangeRequest(w) {
+    const at = { spaceId: w.space, changeRequestId: w.changeRequest };
+    const content = `/spaces/${w.space}/change-requests/${w.changeRequest}/content`;
+    const page = (await w.api("POST", `${content}/pages`, { title: "Draft" })).id;
+    return { existing: { ...at, pageId: page }, missing: { ...at, pageId: "none" } };
+  },
+  async deleteFileInChangeRequest(w) {
+    const at = { spaceId: w.space, changeRequestId: w.changeRequest };
+    const content = `/spaces/${w.space}/change-requests/${w.changeRequest}/content`;
+    const created = (await w.api("POST", `${content}/files`, file)).id;
+    return { existing: { ...at, fileId: created }, missing: { ...at, fileId: "none" } };
+  },
+  async deleteCommentInSpace(w) {
+    // Its author holds the role: a `comment` member deletes their own comment.
+    const body = { page: w.page, body: markdown("mine") };
+    const comment = (await w.api("POST", `/spaces/${w.space}/comments`, body, "commenter")).id;
+    return {
+      existing: { spaceId: w.space, commentId: comment },
+      missing: { spaceId: w.space, commentId: "none" },
+      holder: "commenter",
+    };
+  },
+  async deleteCommentReplyInSpace(w) {
+    const comments = `/spaces/${w.space}/comments`;
+    const comment = (await w.api("POST", comments, { page: w.page, body: markdown("thread") })).id;
+    const reply = (
+      await w.api("POST", `${comments}/${comment}/replies`, { body: markdown("mine") }, "commenter")
+    ).id;
+    const at = { spaceId: w.space, commentId: comment };
+    return {
+      existing: { ...at, commentReplyId: reply },
+      missing: { ...at, commentReplyId: "none" },
+      holder: "commenter",
+    };
+  },
+  async deleteCommentInChangeRequest(w) {
+    const at = { spaceId: w.space, changeRequestId: w.changeRequest };
+    const comments = `/spaces/${w.space}/change-requests/${w.changeRequest}/comments`;
+    const comment = (await w.api("POST", comments, { body: markdown("review") })).id;
+    return { existing: { ...at, commentId: comment }, missing: { ...at, commentId: "none" } };
+  },
+  async deleteCommentReplyInChangeRequest(w) {
+    const comments = `/spaces/${w.space}/change-requests/${w.changeRequest}/comments`;
+    const comment = (await w.api("POST", comments, { body: markdown("review") })).id;
+    const reply = (await w.api("POST", `${comments}/${comment}/replies`, { body: markdown("ok") })).id;
+    const at = { spaceId: w.space, changeRequestId: w.changeRequest, commentId: comment };
+    return { existing: { ...at, commentReplyId: reply }, missing: { ...at, commentReplyId: "none" } };
+  },
+  async deleteSiteById(w) {
+    return {
+      existing: { organizationId: w.org, siteId: await w.newSite() },
+      missing: { organizationId: w.org, siteId: "none" },
+    };
+  },
+  async deleteSiteSectionById(w) {
+    const at = { organizationId: w.org, siteId: await w.newSite() };
+    const sections = `/orgs/${w.org}/sites/${at.siteId}/sections`;
+    await w.api("POST", sections, { spaceId: w.space, title: "Kept" });
+    const section = (await w.api("POST", sections, { spaceId: w.otherSpace, title: "Gone" })).id;
+    return { existing: { ...at, siteSectionId: section }, missing: { ...at, siteSectionId: "none" } };
+  },
+  async deleteSiteSectionGroupById(w) {
+    const at = { organizationId: w.org, siteId: await w.newSite() };
+    const site = `/orgs/${w.org}/sites/${at.siteId}`;
+    await w.api("POST", `${site}/sections`, { spaceId: w.space, title: "Guides" });
+    const group = (await w.api("POST", `${site}/section-groups`, { title: "Gone" })).id;
+    return { existing: { ...at, siteSectionGroupId: group }, missing: { ...at, siteSectionGroupId: "none" } };
+  },
+  async removeSectionFromGroup(w) {
+    const siteId = await w.newSite();
+    const site = `/orgs/${w.org}/sites/${siteId}`;
+    await w.api("POST", `${site}/sections`, { spaceId: w.space, title: "Guides" });
+    const grouped = (await w.api("POST", `${site}/sections`, { spaceId: w.otherSpace, title: "More" })).id;
+    const group = (await w.api("POST", `${site}/section-groups`, { title: "Group", sections: [grouped] })).id;
+    const at = { organizationId: w.org, siteId, siteSectionGroupId: group };
+    return { existing: { ...at, siteSectionId: grouped }, missing: { ...at, siteSectionId: "none" } };
+  },
+  async deleteSiteSpaceById(w) {
+    const at = { organizationId: w.org, siteId: await w.newSite() };
+    const siteSpaces = `/orgs/${w.org}/sites/${at.siteId}/site-spaces`;
+    const siteSpace = (await w.api("POST", siteSpaces, { spaceId: w.otherSpace })).id;
+    return { existing: { ...at, siteSpaceId: siteSpace }, missing: { ...at, siteSpaceId: "none" } };
+  },
+  async deleteSiteShareLinkById(w) {
+    const at = { organizationId: w.org, siteId: await w.newSite() };
+    const site = `/orgs/${w.org}/sites/${at.siteId}`;
+    await w.api("PATCH", site, { visibility: "share-link" });
+    const link = (await w.api("POST", `${site}/share-links`, { name: "Reviewers" })).id;
+    return { existing: { ...at, shareLinkId: link }, missing: { ...at, shareLinkId: "none" } };
+  },
+  async unpublishIntegration(w) {
+    await publish(w, "walk-gone");
+    // A name nobody published: judged by the caller's organizations.
+    return { existing: { integrationName: "walk-gone" }, missing: { integrationName: "walk-none" } };
+  },
+  async disableIntegrationDevelopmentMode(w) {
+    // What goes is the development mode: an integration without one names nothing to turn off.
+    await publish(w, "walk-dev");
+    await w.api("PUT", "/integrations/walk-dev/dev", { tunnelUrl: "https://tunnel.example.com/" });
+    await publish(w, "walk-no-dev");
+    return { existing: { integrationName: "walk-dev" }, missing: { integrationName: "walk-no-dev" } };
+  },
+  async deleteOpenAPISpecBySlug(w) {
+    const source = { text: "openapi: 3.1.0\ninfo: {title: Pets, version: '1'}\npaths: {}\n" };
+    await w.api("POST", `/orgs/${w.org}/openapi`, { slug: "walk", source });
+    return {
+      existing: { organizationId: w.org, specSlug: "walk" },
+      missing: { organizationId: w.org, specSlug: "none" },
+    };
+  },
+  async deleteOrganizationSAMLProvider(w) {
+    const provider = (await w.api("POST", `/orgs/${w.org}/saml`, { label: "IdP" })).id;
+    return {
+      existing: { organizationId: w.org, samlProviderId: provider },
+      missing: { organizationId: w.org, samlProviderId: "none" },
+    };
+  },
+  async deleteTranslation(w) {
+    const source = { space: w.space, language: "en" };
+    const translation = (await w.api("POST", `/orgs/${w.org}/translations`, { language: "fr", source })).id;
+    return {
+      existing: { organizationId: w.org, translationId: translation },
+      missing: { organizationId: w.org, translationId: "none" },
+    };
+  },
+};
+
+async function publish(w: World, name: string): Promise<void> {
+  await w.api("POST", `/integrations/${name}`, {
+    organization: w.org,
+    title: name,
+    description: "Walked",
+    script: "export default {}",
+    scopes: ["space:content:read"],
+  });
+}
+
+/** `path` with its parameters filled from `params`, each of which it must name. */
+function fill(path: string, params: Params): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for path.${name} of ${path}`);
+    return encodeURIComponent(value);
+  });
+}
+
+const deletes = Object.values(operations).filter((operation) => operation.method === "delete");
+
+let w: World;
+beforeAll(async () => {
+  w = await createWorld();
+});
+
+describe("the delete rule", () => {
+  it("has a case for exactly the delete operations of the registry", () => {
+    expect(deletes.length).toBeGreaterThan(0);
+    const ids = deletes.map((operation) => operation.id).sort();
+    expect(Object.keys(CASES).sort()).toEqual(ids);
+  });
+
+  it.each(deletes.map((operation) => [operation.id, operation] as const))(
+    "%s: 403 to a member without the role, existing or not; 404 to a non-member; 205 then 204",
+    async (id, operation) => {
+      const prepare = CASES[id];
+      if (!prepare) throw new Error(`${id} has no case: add one to CASES`);
+      const target = await prepare(w);
+      const holder = target.holder ?? "owner";
+      const status = async (who: Caller, params: Params) =>
+        (await w.as(who)("DELETE", fill(operation.path, params))).status;
+      const seen = {
+        "member without the role, existing": await status("reader", target.existing),
+        "member without the role, missing": await status("reader", target.missing),
+        "non-member, existing": await status("outsider", target.existing),
+        "non-member, missing": await status("outsider", target.missing),
+        "with the role, missing": await status(holder, target.missing),
+        "with the role, existing": await status(holder, target.existing),
+        "with the role, once deleted": await status(holder, target.existing),
+      };
+      expect(seen).toEqual({
+        "member without the role, existing": 403,
+        "member without the role, missing": 403,
+        "non-member, existing": 404,
+        "non-member, missing": 404,
+        "with the role, missing": 204,
+        "with the role, existing": 205,
+        "with the role, once deleted": 204,
+      });
+    },
+  );
+});
