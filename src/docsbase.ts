@@ -10,7 +10,7 @@ import {
 } from "./core/jobs/index.js";
 import { assemble, type OperationsOf, type ResourceModule } from "./core/module.js";
 import { MODULES } from "./core/modules.js";
-import { migrateRevisions } from "./core/content/migrate.js";
+import { migrateRevisions } from "./core/content-tree/migrate.js";
 import { DEFAULT_CACHE_BYTES, DerivedCache } from "./core/shared/cache.js";
 import type { Operations } from "./core/operations.js";
 import { DocsbaseError } from "./core/shared/errors.js";
@@ -223,7 +223,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   const jobs = backgroundJobs(world, api.jobs, options.jobs);
   let initialized: Promise<void> | undefined;
   let isReady = false;
-  // Revisions stored before content trees get theirs before anything reads them (content/migrate.ts).
+  // Revisions stored before content trees get theirs before anything reads them (content-tree/migrate.ts).
   const ready = () =>
     (initialized ??= world.storage.init(api.schema).then(async () => {
       await migrateRevisions(world);

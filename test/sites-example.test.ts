@@ -1,6 +1,6 @@
 import { GitBookAPI, SiteVisibility, type PublishedSiteContent, type Site } from "@gitbook/api";
 import { expect, it } from "vitest";
-import { signVisitorToken } from "../src/core/sites/visitor-token.js";
+import { signVisitorToken } from "../src/core/visitors/visitor-token.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 
 /** The worked example of docs/sites.md, run as written there (the doc's code is this code). */

@@ -3,6 +3,7 @@ import { changeRequestsModule } from "./change-requests/module.js";
 import { collectionsModule } from "./collections/module.js";
 import { commentsModule } from "./comments/module.js";
 import { contentModule } from "./content/module.js";
+import { contentTreeModule } from "./content-tree/module.js";
 import { conversationsModule } from "./conversations/module.js";
 import { exportsModule } from "./exports/module.js";
 import { integrationsModule } from "./integrations/module.js";
@@ -13,6 +14,7 @@ import { membersModule } from "./members/module.js";
 import { defineModule } from "./module.js";
 import { openAPIModule } from "./openapi/module.js";
 import { organizationsModule } from "./organizations/module.js";
+import { publishedModule } from "./published/module.js";
 import { searchModule } from "./search/module.js";
 import { sitesModule } from "./sites/module.js";
 import { sequencesTable } from "./shared/sequence.js";
@@ -38,6 +40,7 @@ export const MODULES = [
   teamsModule,
   collectionsModule,
   spacesModule,
+  contentTreeModule,
   contentModule,
   exportsModule,
   linksModule,
@@ -45,6 +48,7 @@ export const MODULES = [
   changeRequestsModule,
   commentsModule,
   sitesModule,
+  publishedModule,
   integrationsModule,
   openAPIModule,
   ssoModule,

@@ -1,6 +1,6 @@
 import { SiteVisibility } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signVisitorToken } from "../../src/core/sites/visitor-token.js";
+import { signVisitorToken } from "../../src/core/visitors/visitor-token.js";
 import { COVERAGE } from "./coverage.js";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
 

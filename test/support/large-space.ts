@@ -1,6 +1,6 @@
 import { generateNKeysBetween } from "fractional-indexing";
-import { commitRevision, requireRevision } from "../../src/core/content/revisions.js";
-import type { PageVersionRecord } from "../../src/core/content/tables.js";
+import { commitRevision, requireRevision } from "../../src/core/content-tree/revisions.js";
+import type { PageVersionRecord } from "../../src/core/content-tree/tables.js";
 import { DerivedCache } from "../../src/core/shared/cache.js";
 import { randomId, type World } from "../../src/core/shared/world.js";
 import { spacesTable } from "../../src/core/spaces/tables.js";

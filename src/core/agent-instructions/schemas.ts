@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { documentInput } from "../content/document/schema.js";
+import { documentInput } from "../document/schema.js";
 import { timestamp, url } from "../shared/schema.js";
 
 /** Longest `instructions` document, in characters of its JSON (docs/api.md, "Agent instructions"). */

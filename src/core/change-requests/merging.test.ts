@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { changeRequestsTable } from "./tables.js";
-import { revisionsTable } from "../content/tables.js";
+import { revisionsTable } from "../content-tree/tables.js";
 
 const LINES = ["one", "two", "three", "four", "five", "six"].join("\n");
 

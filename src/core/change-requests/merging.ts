@@ -1,7 +1,7 @@
 import { onChangeRequest } from "../content/access.js";
-import type { MergeConflict } from "../content/merge.js";
-import { mergeRevisions } from "../content/merge-revisions.js";
-import { recordRevision, requireRevision } from "../content/revisions.js";
+import type { MergeConflict } from "../content-tree/merge.js";
+import { mergeRevisions } from "../content-tree/merge-revisions.js";
+import { recordRevision, requireRevision } from "../content-tree/revisions.js";
 import { defineOperation } from "../registry.js";
 import { conflict } from "../shared/errors.js";
 import type { World } from "../shared/world.js";
@@ -13,7 +13,7 @@ import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
 /**
  * Update (pull the space's content into a change request) and merge (push a change request into
  * its space), both three-way merges against the change request's ancestor: the space revision it
- * was created from or last updated from (content/merge.ts).
+ * was created from or last updated from (content-tree/merge.ts).
  *
  * Both answer 200 `{revision, result}`. Edits that collide are not an error (DESIGN.md, "Errors
  * and bad input"): they answer `result: "conflicts"` with `conflicts: [{page | file, reason}]`, and
@@ -42,7 +42,7 @@ async function threeWayCommit(
     requireRevision(tx, scope, revisions.ours),
     requireRevision(tx, scope, revisions.theirs),
   ]);
-  // Reads and writes only what both sides changed (content/merge-revisions.ts).
+  // Reads and writes only what both sides changed (content-tree/merge-revisions.ts).
   const merged = await mergeRevisions(tx, scope, base, ours, theirs);
   if ("conflicts" in merged) return merged;
   const next = await recordRevision(tx, scope, {

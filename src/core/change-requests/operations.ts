@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { onChangeRequest } from "../content/access.js";
-import { commitRevision, requireRevision } from "../content/revisions.js";
+import { commitRevision, requireRevision } from "../content-tree/revisions.js";
 import { templateChanges } from "../content/templates.js";
 import { contentRole, requireCaller, viewsAllContent, type Membership } from "../permissions/membership.js";
 import { inOrganization } from "../permissions/organization.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { documentInput } from "../content/document/schema.js";
+import { documentInput } from "../document/schema.js";
 import { templateReference } from "../content/templates.js";
 import { boundedId, pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireRevision } from "../content/revisions.js";
+import { requireRevision } from "../content-tree/revisions.js";
 import type { AnyObjectSchema } from "../registry.js";
 import { badRequest } from "../shared/errors.js";
 import { pathParam } from "../shared/schema.js";

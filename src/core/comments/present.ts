@@ -1,5 +1,5 @@
 import { jsonBytes } from "../shared/cache.js";
-import { markdownToDocument } from "../content/document/index.js";
+import { markdownToDocument } from "../document/index.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import type { CommentRecord, CommentReplyRecord, ReactionRecord } from "./tables.js";

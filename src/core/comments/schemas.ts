@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { documentInput, documentToMarkdown } from "../content/document/index.js";
-import { markdownLimitError } from "../content/document/markdown.js";
+import { documentInput, documentToMarkdown } from "../document/index.js";
+import { markdownLimitError } from "../document/markdown.js";
 import { pageQuery } from "../shared/pagination.js";
 import { boundedId, MAX_ID_LENGTH, timestamp, url } from "../shared/schema.js";
 import { userSchema } from "../users/schemas.js";

@@ -3,7 +3,7 @@ import type { PermissionFlag } from "../permissions/refuse.js";
 import { defineAccess, type AccessRule } from "../permissions/rule.js";
 import { onSpace, type SpaceScope } from "../spaces/access.js";
 import type { SpacePermissions } from "../spaces/schemas.js";
-import type { Revision } from "./revisions.js";
+import type { Revision } from "../content-tree/revisions.js";
 import {
   changeRequestContent,
   requireChangeRequest,

@@ -1,5 +1,5 @@
 import type { World } from "../shared/world.js";
-import { type FileVersionRecord, blobsTable, fileVersionsTable } from "./tables.js";
+import { type FileVersionRecord, blobsTable, fileVersionsTable } from "../content-tree/tables.js";
 
 /**
  * The base of download URLs (`downloadURL`, PDF exports): `downloadBaseUrl` when the host serves

@@ -1,12 +1,12 @@
 import { jsonBytes } from "../shared/cache.js";
 import { z } from "zod";
 import { queryBoolean } from "../shared/schema.js";
-import type { LinkRendering } from "../links/markdown-links.js";
-import { documentLinkRef } from "../links/references.js";
+import type { LinkRendering } from "../link-references/markdown-links.js";
+import { documentLinkRef } from "../link-references/references.js";
 import { fnv1a } from "../shared/digest.js";
 import type { DerivedCache } from "../shared/world.js";
-import { evaluateMarkdown, markdownToDocument } from "./document/index.js";
-import type { TreeNode } from "./tree.js";
+import { evaluateMarkdown, markdownToDocument } from "../document/index.js";
+import type { TreeNode } from "../content-tree/tree.js";
 
 /**
  * The body of a page read (reference parameters `format`, `evaluated`, `dereferenced`).
@@ -34,7 +34,7 @@ const SPACE_VARIABLES: Readonly<Record<string, string>> = {};
 /**
  * The body of each page read. A page version never changes, so its document is converted once and
  * kept in `cache` under `document:<pageVersionId>` (with the evaluation mode, which changes it).
- * Stored links are references by id (links/references.ts): the markdown shows their current paths
+ * Stored links are references by id (link-references/references.ts): the markdown shows their current paths
  * (`links`), the document their `{kind: "page"}`, `{kind: "anchor"}` or `{kind: "file"}` refs.
  */
 export function pageBody(query: PageBodyQuery, links: LinkRendering, cache?: DerivedCache) {

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import type { LinkRendering } from "../links/markdown-links.js";
+import type { LinkRendering } from "../link-references/markdown-links.js";
 import type { World } from "../shared/world.js";
 import { downloadBase } from "./download.js";
-import type { FileVersionRecord, PageVersionRecord } from "./tables.js";
+import type { FileVersionRecord, PageVersionRecord } from "../content-tree/tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
-import type { FullContent } from "./revisions.js";
-import { pageTree, type TreeNode } from "./tree.js";
+import type { FullContent } from "../content-tree/revisions.js";
+import { pageTree, type TreeNode } from "../content-tree/tree.js";
 
 /**
  * The reference shapes of content (Revision, RevisionPageDocument, RevisionFile), built from
@@ -102,7 +102,7 @@ export interface PageOptions {
   readonly body?: (node: TreeNode) => { markdown: string } | { document: Record<string, unknown> };
   /**
    * Renders the stored links of the markdown (references by id) as current paths; prepared for
-   * every page presented (links/markdown-links.ts).
+   * every page presented (link-references/markdown-links.ts).
    */
   readonly links: LinkRendering;
 }

@@ -15,9 +15,9 @@ import {
   revisionSchema,
   subtreeVersions,
 } from "./present.js";
-import { renderingFor } from "../links/markdown-links.js";
+import { renderingFor } from "../link-references/markdown-links.js";
 import { pageBody, pageBodyQuery } from "./page-body.js";
-import { pageTree } from "./tree.js";
+import { pageTree } from "../content-tree/tree.js";
 
 /**
  * Content reads in three families that differ only in which content they name (SPEC.md, "Space

@@ -10,7 +10,7 @@ import {
   requireRevision,
   type ContentChanges,
   type Revision,
-} from "./revisions.js";
+} from "../content-tree/revisions.js";
 
 /**
  * Where content is read or written: a space's current content, a change request's content, or a

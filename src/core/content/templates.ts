@@ -7,9 +7,14 @@ import type { Context, World } from "../shared/world.js";
 import { onSpace } from "../spaces/access.js";
 import { findSpace } from "../spaces/permissions.js";
 import type { ReadTransaction } from "../storage/port.js";
-import type { FileVersionRecord, PageVersionRecord } from "./tables.js";
+import type { FileVersionRecord, PageVersionRecord } from "../content-tree/tables.js";
 import { orderedFiles } from "./present.js";
-import { requireRevision, type ContentChanges, type FullContent, type Revision } from "./revisions.js";
+import {
+  requireRevision,
+  type ContentChanges,
+  type FullContent,
+  type Revision,
+} from "../content-tree/revisions.js";
 import {
   changeRequestContent,
   commitDraft,
@@ -17,8 +22,8 @@ import {
   requireOpenChangeRequest,
   spaceContent,
 } from "./target.js";
-import { pageTree, siblingsOf } from "./tree.js";
-import { remapPageReferences } from "../links/markdown-links.js";
+import { pageTree, siblingsOf } from "../content-tree/tree.js";
+import { remapPageReferences } from "../link-references/markdown-links.js";
 
 /**
  * Templates (SPEC.md, `POST /spaces/{spaceId}/content/template`, and the `template` of a new
@@ -30,7 +35,7 @@ import { remapPageReferences } from "../links/markdown-links.js";
  *   of their parents.
  * - Files keep their ids and share their immutable versions (and bytes) with the template. A file
  *   the target already holds under the same id stays as it is.
- * - Links between template pages are references by id (links/references.ts): they are renamed to
+ * - Links between template pages are references by id (link-references/references.ts): they are renamed to
  *   the copies' ids, so they link the copies, wherever those land.
  * - `params.contentRefs` maps a template file name to a file of the target space (`{kind: "file",
  *   file, space?}`): that template file is not copied, and page text naming it (its id or its
@@ -126,7 +131,7 @@ export function copyTemplate(
       parent: atRoot ? "" : ids.get(source.parent)!,
       position: atRoot ? positions[tree.roots.indexOf(node)]! : source.position,
       slug: atRoot ? uniqueSlug(takenSlugs, source.slug) : source.slug,
-      // References to the template's pages follow them to their copies (links/references.ts).
+      // References to the template's pages follow them to their copies (link-references/references.ts).
       markdown: remapPageReferences(rewrite(source.markdown), ids),
       createdAt: now,
       updatedAt: now,

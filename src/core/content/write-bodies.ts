@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { boundedId, wellFormed } from "../shared/schema.js";
-import { markdownLimitError } from "./document/markdown.js";
-import { SLUG_PATTERN } from "./tree.js";
+import { markdownLimitError } from "../document/markdown.js";
+import { SLUG_PATTERN } from "../content-tree/tree.js";
 
 /** Request bodies of the content writes (see writes.ts), with their limits. */
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { DerivedCache } from "../shared/cache.js";
-import { mapDiff, NodeStore } from "./hamt.js";
-import { type RevisionRecord, revisionsTable } from "./tables.js";
+import { mapDiff, NodeStore } from "../content-tree/hamt.js";
+import { type RevisionRecord, revisionsTable } from "../content-tree/tables.js";
 
 async function setup() {
   const w = await createWorkspace();

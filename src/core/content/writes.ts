@@ -4,14 +4,19 @@ import { z } from "zod";
 import { created, defineOperation, deleted, keyed } from "../registry.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
 import { pathParam } from "../shared/schema.js";
-import { type BlobRecord, type FileVersionRecord, type PageVersionRecord, blobsTable } from "./tables.js";
+import {
+  type BlobRecord,
+  type FileVersionRecord,
+  type PageVersionRecord,
+  blobsTable,
+} from "../content-tree/tables.js";
 import { fileSchema, pageSchema, presentFile, presentPage, subtreeVersions } from "./present.js";
-import { renderingFor, storeWrittenMarkdown } from "../links/markdown-links.js";
-import { resolverFor } from "../links/lookup.js";
-import type { Revision } from "./revisions.js";
+import { renderingFor, storeWrittenMarkdown } from "../link-references/markdown-links.js";
+import { resolverFor } from "../link-references/lookup.js";
+import type { Revision } from "../content-tree/revisions.js";
 import { onDraft, pathParamOf } from "./access.js";
 import { commitDraft } from "./target.js";
-import { slugify } from "./tree.js";
+import { slugify } from "../content-tree/tree.js";
 import { createPageBody, updatePageBody, uploadFileBody } from "./write-bodies.js";
 
 /**
@@ -94,7 +99,7 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
       if (body.slug) await requireFreeSlug(scope.content, parent, body.slug);
       const now = scope.clock().toISOString();
       const slug = body.slug ?? (await freeSlug(scope.content, parent, slugify(body.title)));
-      // Links to pages and files are stored as references by id (links/references.ts).
+      // Links to pages and files are stored as references by id (link-references/references.ts).
       const markdown = await storeWrittenMarkdown(resolverFor(scope.content), body.markdown ?? "", {
         parent,
         slug,

@@ -1,16 +1,16 @@
 import { z } from "zod";
-import { pageTree, type TreeNode } from "../content/tree.js";
+import { pageTree, type TreeNode } from "../content-tree/tree.js";
 import { downloadBase } from "../content/download.js";
-import { loadRevision } from "../content/revisions.js";
+import { loadRevision } from "../content-tree/revisions.js";
 import { onContent } from "../content/access.js";
-import { renderPagesPdf } from "../content/pdf/index.js";
+import { renderPagesPdf } from "../pdf/index.js";
 import type { JobHandler } from "../jobs/index.js";
 import { scheduleJob } from "../jobs/index.js";
 import { defineOperation } from "../registry.js";
 import { notFound } from "../shared/errors.js";
 import { boundedId, pathParam, queryBoolean } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
-import { renderingFor } from "../links/markdown-links.js";
+import { renderingFor } from "../link-references/markdown-links.js";
 import { type ExportRecord, exportsTable } from "./tables.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { Nodes } from "mdast";
-import { parseMarkdown, textOf } from "../content/document/markdown.js";
+import { parseMarkdown, textOf } from "../document/markdown.js";
 
 /**
  * The links a page's markdown contains, as written: inline links and images, reference-style links
@@ -7,7 +7,7 @@ import { parseMarkdown, textOf } from "../content/document/markdown.js";
  * `<figure><img src="...">` and `<a href="...">`), and the GitBook blocks `{% file src="..." %}`,
  * `{% embed url="..." %}` and `{% content-ref url="..." %}`. Code is not searched: a link inside a
  * code block is text. Same-page anchors (`#...`) link to no other content and are left out.
- * Stored references (links/references.ts) are extracted as written and resolved by id.
+ * Stored references (link-references/references.ts) are extracted as written and resolved by id.
  */
 
 /** `dependsOn` for what the page embeds (images, file blocks), `reference` for what it links to. */

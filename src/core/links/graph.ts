@@ -1,7 +1,7 @@
 import { jsonBytes } from "../shared/cache.js";
 import { orderedFiles } from "../content/present.js";
-import type { FullContent } from "../content/revisions.js";
-import { pageTree } from "../content/tree.js";
+import type { FullContent } from "../content-tree/revisions.js";
+import { pageTree } from "../content-tree/tree.js";
 import type { World } from "../shared/world.js";
 import { extractLinks, type LinkRelation, type RawLink } from "./extract.js";
 import {

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { readableWithReaderToken } from "../permissions/reader-token.js";
-import { loadRevision } from "../content/revisions.js";
+import { loadRevision } from "../content-tree/revisions.js";
 import type { ChangeRequestRecord } from "../change-requests/tables.js";
 import { onContent, pathParamOf, type ContentScope } from "../content/access.js";
-import { pageTree } from "../content/tree.js";
+import { pageTree } from "../content-tree/tree.js";
 import { defineOperation, keyed } from "../registry.js";
 import { notFound } from "../shared/errors.js";
 import { pageQuery, paginateSorted, type PageRequest } from "../shared/pagination.js";

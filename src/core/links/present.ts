@@ -8,14 +8,14 @@ import {
   type Page,
 } from "../content/present.js";
 import type { ContentScope } from "../content/access.js";
-import { pageTree } from "../content/tree.js";
+import { pageTree } from "../content-tree/tree.js";
 import { organizationSchema, type Organization } from "../organizations/schemas.js";
 import { listOf } from "../shared/pagination.js";
 import type { Context } from "../shared/world.js";
 import { spaceSchema, type Space } from "../spaces/schemas.js";
 import type { ReadTransaction } from "../storage/port.js";
 import type { LinkItem } from "./graph.js";
-import { renderingFor } from "./markdown-links.js";
+import { renderingFor } from "../link-references/markdown-links.js";
 import { presentSpaceWith } from "../spaces/present.js";
 import { presentOrganization } from "../organizations/present.js";
 

@@ -1,9 +1,9 @@
 import { DerivedCache } from "../shared/cache.js";
 import { describe, expect, it } from "vitest";
-import type { FullContent } from "../content/revisions.js";
-import { pageTree } from "../content/tree.js";
+import type { FullContent } from "../content-tree/revisions.js";
+import { pageTree } from "../content-tree/tree.js";
 import type { World } from "../shared/world.js";
-import type { FileVersionRecord, PageVersionRecord, RevisionRecord } from "../content/tables.js";
+import type { FileVersionRecord, PageVersionRecord, RevisionRecord } from "../content-tree/tables.js";
 import { extractLinks } from "./extract.js";
 import { linkGraph } from "./graph.js";
 import { hostsOf, pageDirectory, resolveLink, type ResolveIndex } from "./resolve.js";

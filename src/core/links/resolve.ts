@@ -1,6 +1,12 @@
-import type { PageTree, TreeNode } from "../content/tree.js";
-import { ASSETS_DIRECTORY, MISSING_DIRECTORY, linkPath, pageFilePath, pagePathOf } from "./paths.js";
-import { parseReference, type StoredReference } from "./references.js";
+import type { PageTree, TreeNode } from "../content-tree/tree.js";
+import {
+  ASSETS_DIRECTORY,
+  MISSING_DIRECTORY,
+  linkPath,
+  pageFilePath,
+  pagePathOf,
+} from "../link-references/paths.js";
+import { parseReference, type StoredReference } from "../link-references/references.js";
 
 /**
  * Resolution of a link as written in page markdown, in the Git Sync layout of a space:
@@ -15,7 +21,7 @@ import { parseReference, type StoredReference } from "./references.js";
  * - an absolute URL (`https:`, `mailto:`, `//host`) is external; one whose host is the docsbase
  *   API or app host is `in-app`: a link into the app that should name its target as content.
  * - any other relative link names content that is not in the revision: it is `broken`.
- * - a stored reference (`docsbase-ref:page/<id>`, links/references.ts) names its page or file by
+ * - a stored reference (`docsbase-ref:page/<id>`, link-references/references.ts) names its page or file by
  *   id, wherever it now is; when it is gone the link is `broken` and its path is
  *   `.gitbook/missing/page/<id>` (or `file/<id>`), which is how the markdown shows it.
  */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { parserRuns } from "../content/document/markdown.js";
-import { mapGet, NodeStore } from "../content/hamt.js";
-import { pageVersionsTable, revisionsTable } from "../content/tables.js";
+import { parserRuns } from "../document/markdown.js";
+import { mapGet, NodeStore } from "../content-tree/hamt.js";
+import { pageVersionsTable, revisionsTable } from "../content-tree/tables.js";
 import { DerivedCache } from "../shared/cache.js";
 import { createTestDocsbase } from "../../testing/double.js";
 

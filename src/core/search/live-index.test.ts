@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { comparableHits, indexContents } from "../../../test/support/index-contents.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { commitRevision, requireRevision, type FullContent, type Revision } from "../content/revisions.js";
-import type { PageVersionRecord } from "../content/tables.js";
+import {
+  commitRevision,
+  requireRevision,
+  type FullContent,
+  type Revision,
+} from "../content-tree/revisions.js";
+import type { PageVersionRecord } from "../content-tree/tables.js";
 import { randomId, type World } from "../shared/world.js";
 import { spacesTable } from "../spaces/tables.js";
 import { MOVE_LIMIT, withSearchIndex } from "./live-index.js";

@@ -1,4 +1,4 @@
-import { diffRevisions, loadRevision, type Revision } from "../content/revisions.js";
+import { diffRevisions, loadRevision, type Revision } from "../content-tree/revisions.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import {

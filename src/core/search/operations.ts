@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { readableWithReaderToken } from "../permissions/reader-token.js";
-import { requireRevision, type Revision } from "../content/revisions.js";
+import { requireRevision, type Revision } from "../content-tree/revisions.js";
 import { defineOperation } from "../registry.js";
 import { onContent } from "../content/access.js";
 import { contentRole } from "../permissions/membership.js";

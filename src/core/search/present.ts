@@ -1,4 +1,4 @@
-import type { Revision } from "../content/revisions.js";
+import type { Revision } from "../content-tree/revisions.js";
 import type { World } from "../shared/world.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import type { PageResult, SpaceResult } from "./schemas.js";
@@ -36,7 +36,7 @@ export async function presentPageResult(
 
 /**
  * A page's path and ancestors in a revision, read up its chain of parents: for the hits shown
- * only, so a query never derives the whole tree. As in content/tree.ts, a page whose parent is
+ * only, so a query never derives the whole tree. As in content-tree/tree.ts, a page whose parent is
  * missing sits at the root.
  */
 async function placeOf(content: Revision, page: string) {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { requireRevision } from "../content/revisions.js";
+import { requireRevision } from "../content-tree/revisions.js";
 import type { World } from "../shared/world.js";
 import { spacesTable } from "../spaces/tables.js";
 import { searchRevision } from "./live-index.js";

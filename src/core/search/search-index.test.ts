@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { seededRandom as generator } from "../../../test/support/crash-workload.js";
 import { comparableHits, indexContents } from "../../../test/support/index-contents.js";
 import { minisearchOracle, ORACLE_OPTIONS } from "../../../test/support/minisearch-oracle.js";
-import type { ContentDiff, FullContent } from "../content/revisions.js";
-import type { PageVersionRecord, RevisionRecord } from "../content/tables.js";
+import type { ContentDiff, FullContent } from "../content-tree/revisions.js";
+import type { PageVersionRecord, RevisionRecord } from "../content-tree/tables.js";
 import type { World } from "../shared/world.js";
 import { applyDiff, buildSearchIndex, pageAt, pageHit, rankPages, searchPages } from "./search-index.js";
 

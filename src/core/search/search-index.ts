@@ -1,8 +1,8 @@
-import type { FullContent } from "../content/revisions.js";
-import type { RevisionRecord } from "../content/tables.js";
-import type { PageVersionRecord } from "../content/tables.js";
+import type { FullContent } from "../content-tree/revisions.js";
+import type { RevisionRecord } from "../content-tree/tables.js";
+import type { PageVersionRecord } from "../content-tree/tables.js";
 import type { World } from "../shared/world.js";
-import type { ContentDiff } from "../content/revisions.js";
+import type { ContentDiff } from "../content-tree/revisions.js";
 import { FIELDS, Postings, processTerm, tokenize, type Match, type Term } from "./postings.js";
 import { pageSections, type Section } from "./sections.js";
 

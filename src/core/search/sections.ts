@@ -1,6 +1,6 @@
 import type { Nodes } from "mdast";
-import { createSlugger } from "../content/document/anchors.js";
-import { parseMarkdown, textOf } from "../content/document/markdown.js";
+import { createSlugger } from "../document/anchors.js";
+import { parseMarkdown, textOf } from "../document/markdown.js";
 
 /**
  * A page split into the sections that search finds: a section is a top-level heading with the text

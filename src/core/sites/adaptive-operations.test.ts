@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { DEFAULT_ADAPTIVE_SCHEMA, UNSIGNED_DESCRIPTION } from "./adaptive.js";
-import { parseCondition } from "./conditions.js";
+import { DEFAULT_ADAPTIVE_SCHEMA, UNSIGNED_DESCRIPTION } from "../visitors/adaptive.js";
+import { parseCondition } from "../visitors/conditions.js";
 import { sitesTable } from "./tables.js";
 
 /** The adaptive-schema operations: default, replacement, refusals naming the property, roles. */

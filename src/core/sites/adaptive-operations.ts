@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../registry.js";
 import { onSite } from "./access.js";
-import { templateConditions, validateAdaptiveSchema } from "./adaptive.js";
+import { templateConditions, validateAdaptiveSchema } from "../visitors/adaptive.js";
 import { adaptiveSchemaOf, presentAdaptiveSchema } from "./present.js";
 import { siteAdaptiveSchemaSchema, siteParams } from "./schemas.js";
 import { type SiteRecord, sitesTable } from "./tables.js";

@@ -2,7 +2,6 @@ import { defineModule } from "../module.js";
 import { adaptiveOperations } from "./adaptive-operations.js";
 import { groupOperations } from "./groups.js";
 import { orderOperations } from "./order.js";
-import { publishedOperations } from "./published.js";
 import { publishingAuthOperations } from "./publishing-auth.js";
 import { sectionOperations } from "./sections.js";
 import { shareLinkOperations } from "./share-links.js";
@@ -11,7 +10,11 @@ import { siteOperations } from "./sites.js";
 import { purgeSiteSpaces } from "./structure.js";
 import { shareLinksTable, siteNodesTable, sitesTable, siteSpacesTable } from "./tables.js";
 
-/** Sites: published sites, their sections, section groups, site spaces and share links. */
+/**
+ * Sites: their administration and structure (sections, section groups, site spaces, share links,
+ * the adaptive-content schema and the visitor-auth key). What readers of a published site get is
+ * the `published` module.
+ */
 export const sitesModule = defineModule({
   name: "sites",
   tables: [sitesTable, siteNodesTable, siteSpacesTable, shareLinksTable],
@@ -24,7 +27,6 @@ export const sitesModule = defineModule({
     ...adaptiveOperations,
     ...publishingAuthOperations,
     ...orderOperations,
-    ...publishedOperations,
   },
   hooks: { purgeSpace: purgeSiteSpaces },
 });

@@ -2,7 +2,7 @@ import { notFound } from "../shared/errors.js";
 import type { World } from "../shared/world.js";
 import { spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { type AdaptiveJsonSchema, DEFAULT_ADAPTIVE_SCHEMA } from "./adaptive.js";
+import { type AdaptiveJsonSchema, DEFAULT_ADAPTIVE_SCHEMA } from "../visitors/adaptive.js";
 import type {
   PresentSpace,
   ShareLink,

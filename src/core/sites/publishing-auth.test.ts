@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { sitesTable } from "./tables.js";
-import { signVisitorToken, verifyVisitorToken } from "./visitor-token.js";
+import { signVisitorToken, verifyVisitorToken } from "../visitors/visitor-token.js";
 
 /** The publishing auth: the site's private key, to admins only, and its regeneration. */
 describe("publishing auth", () => {

@@ -3,7 +3,7 @@ import { onSite } from "./access.js";
 import { presentPublishingAuth } from "./present.js";
 import { siteParams, sitePublishingAuthSchema } from "./schemas.js";
 import { type SiteRecord, sitesTable } from "./tables.js";
-import { newPublishingKey } from "./visitor-token.js";
+import { newPublishingKey } from "../visitors/visitor-token.js";
 
 /**
  * The publishing auth of a site: the secret (`privateKey`) that signs the tokens of its visitors

@@ -3,11 +3,11 @@ import { defineAccess, type AccessRule } from "../permissions/rule.js";
 import { notFound } from "../shared/errors.js";
 import type { Context, World } from "../shared/world.js";
 import { spacePermissions } from "../spaces/permissions.js";
-import { spacesTable } from "../spaces/tables.js";
+import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { findSite, sitePermissions, type SitePermissions } from "./access.js";
-import { evaluateCondition, parseCondition } from "./conditions.js";
-import type { StoredStructure } from "./present.js";
+import { evaluateCondition, parseCondition } from "../visitors/conditions.js";
+import { loadStructure, siteRootUrl, type StoredStructure } from "./present.js";
 import {
   type ShareLinkRecord,
   shareLinksTable,
@@ -16,6 +16,7 @@ import {
   type SiteSectionGroupRecord,
   type SiteSectionRecord,
   type SiteSpaceRecord,
+  sitesTable,
 } from "./tables.js";
 import { presentSpaceWith } from "../spaces/present.js";
 import type { PresentSpace } from "./schemas.js";
@@ -212,4 +213,43 @@ function withDefault<T extends { readonly default: boolean }>(records: readonly 
   if (records.length === 0 || records.some((record) => record.default)) return [...records];
   const [first, ...rest] = records as [T, ...T[]];
   return [{ ...first, default: true }, ...rest];
+}
+
+/**
+ * The published URL of a space for the holder of `shareKey` (`getSpaceById`'s `urls.published`):
+ * the URL of its first site space, in structure order, on the share-link site that the key opens,
+ * followed by `?share=<key>`. Undefined when the key is not an active key of a published share-link
+ * site of the space's organization, or when that site shows the space to no reader.
+ */
+export async function sharedSpaceUrl(
+  tx: ReadTransaction,
+  world: World,
+  space: SpaceRecord,
+  shareKey: string | undefined,
+): Promise<string | undefined> {
+  if (!shareKey) return undefined;
+  const [link] = await tx.list(shareLinksTable, { index: "byKey", where: [shareKey], limit: 1 });
+  const site = link?.active ? await tx.get(sitesTable, link.site) : undefined;
+  if (!site || site.organization !== space.organization) return undefined;
+  if ((await visitorAccess(tx, site, shareKey))?.shareKey !== shareKey) return undefined;
+  const visible = visibleStructure(await loadStructure(tx, site), {});
+  const found = firstSiteSpaceOf(visible, space.id);
+  if (!found) return undefined;
+  const { section, siteSpace } = found;
+  return `${siteRootUrl(world, site)}${section && !section.default ? `${section.path}/` : ""}${
+    siteSpace.default ? "" : `${siteSpace.path}/`
+  }?share=${encodeURIComponent(shareKey)}`;
+}
+
+function firstSiteSpaceOf(structure: StoredStructure, space: string) {
+  if (structure.sections.length === 0) {
+    const siteSpace = structure.siteSpaces.get("")?.find((candidate) => candidate.space === space);
+    return siteSpace ? { section: undefined, siteSpace } : undefined;
+  }
+  for (const node of walk(structure.children, "")) {
+    if (node.kind !== "section") continue;
+    const siteSpace = structure.siteSpaces.get(node.id)?.find((candidate) => candidate.space === space);
+    if (siteSpace) return { section: node, siteSpace };
+  }
+  return undefined;
 }

@@ -6,7 +6,7 @@ import { boundedId, pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { onSite } from "./access.js";
-import { parseCondition } from "./conditions.js";
+import { parseCondition } from "../visitors/conditions.js";
 import {
   loadStructure,
   presentSection,

@@ -5,7 +5,7 @@ import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
 import { boundedId, pathParam, queryBoolean } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import { onSite } from "./access.js";
-import { parseCondition } from "./conditions.js";
+import { parseCondition } from "../visitors/conditions.js";
 import { loadStructure, presentSiteSpace, presentSiteSpaceNow, siteLocation } from "./present.js";
 import { onSiteForReaders } from "./readers.js";
 import { conditionText, siteParams, siteSpaceSchema, structurePath, type SiteSpace } from "./schemas.js";

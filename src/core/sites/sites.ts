@@ -16,7 +16,7 @@ import {
   siteTitle,
   type Site,
 } from "./schemas.js";
-import { newPublishingKey } from "./visitor-token.js";
+import { newPublishingKey } from "../visitors/visitor-token.js";
 import { addSiteSpace, requireSiteSpaceTarget, sectionsOf, siteSpacesOf } from "./structure.js";
 import {
   shareLinksTable,

@@ -1,5 +1,5 @@
 import { generateKeyBetween } from "fractional-indexing";
-import { slugify } from "../content/tree.js";
+import { slugify } from "../content-tree/tree.js";
 import type { Membership } from "../permissions/membership.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
 import type { World } from "../shared/world.js";

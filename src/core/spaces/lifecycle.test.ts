@@ -2,7 +2,7 @@ import { createWorkspace } from "../../../test/support/workspace.js";
 import { describe, expect, it } from "vitest";
 import { changeRequestsTable } from "../change-requests/tables.js";
 import { commentRepliesTable, commentsTable } from "../comments/tables.js";
-import { revisionsTable } from "../content/tables.js";
+import { revisionsTable } from "../content-tree/tables.js";
 import { spacesTable } from "./tables.js";
 
 const DAY = 24 * 60 * 60 * 1000;

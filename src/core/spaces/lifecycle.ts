@@ -1,6 +1,6 @@
 import { requireCreateAt } from "../collections/permissions.js";
 import { collectionsTable } from "../collections/tables.js";
-import { requireRevision } from "../content/revisions.js";
+import { requireRevision } from "../content-tree/revisions.js";
 import type { JobHandler } from "../jobs/index.js";
 import { defineOperation, deleted } from "../registry.js";
 import { conflict } from "../shared/errors.js";

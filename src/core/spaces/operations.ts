@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { readableWithReaderToken } from "../permissions/reader-token.js";
-import { commitRevision, requireRevision } from "../content/revisions.js";
+import { commitRevision, requireRevision } from "../content-tree/revisions.js";
 import { templateChanges, templateReference } from "../content/templates.js";
 import { requireCreateAt, requireParentCollection } from "../collections/permissions.js";
 import { inOrganization } from "../permissions/organization.js";
@@ -15,7 +15,7 @@ import { spaceEditMode, spaceLanguage, type SpaceRecord, spacesTable } from "./t
 import { deleteSpaceById, duplicateSpace, restoreSpace } from "./lifecycle.js";
 import { moveSpace, transferSpace } from "./moves.js";
 import { onSpace } from "./access.js";
-import { sharedSpaceUrl } from "../sites/lookup.js";
+import { sharedSpaceUrl } from "../sites/readers.js";
 import { insertSpace, visibilityUnder } from "./records.js";
 import {
   spaceEmoji,

@@ -1,6 +1,6 @@
 import { scheduleJob } from "../jobs/index.js";
 import type { WriteTransaction } from "../storage/port.js";
-import { commitRevision, type Revision } from "../content/revisions.js";
+import { commitRevision, type Revision } from "../content-tree/revisions.js";
 import type { World } from "../shared/world.js";
 import { type SpaceRecord, spacesTable } from "./tables.js";
 

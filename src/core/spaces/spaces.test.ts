@@ -1,6 +1,6 @@
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { describe, expect, it } from "vitest";
-import { revisionsTable } from "../content/tables.js";
+import { revisionsTable } from "../content-tree/tables.js";
 
 const setup = createWorkspace;
 

@@ -1,7 +1,7 @@
-import { documentToMarkdown } from "../content/document/to-markdown.js";
-import type { DocumentInput } from "../content/document/schema.js";
-import { commitRevision, requireRevision } from "../content/revisions.js";
-import { type FileVersionRecord, type PageVersionRecord, pageVersionsTable } from "../content/tables.js";
+import { documentToMarkdown } from "../document/to-markdown.js";
+import type { DocumentInput } from "../document/schema.js";
+import { commitRevision, requireRevision } from "../content-tree/revisions.js";
+import { type FileVersionRecord, type PageVersionRecord, pageVersionsTable } from "../content-tree/tables.js";
 import { scheduleJob, type JobHandler } from "../jobs/schedule.js";
 import { unavailable } from "../shared/errors.js";
 import type { World } from "../shared/world.js";

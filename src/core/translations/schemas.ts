@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { documentInput } from "../content/document/schema.js";
+import { documentInput } from "../document/schema.js";
 import { boundedId, pathParam, timestamp, url } from "../shared/schema.js";
 import { translationLanguage, translationStats, translationStatus } from "./tables.js";
 

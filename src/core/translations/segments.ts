@@ -1,5 +1,5 @@
 import type { Nodes } from "mdast";
-import { parseMarkdown } from "../content/document/markdown.js";
+import { parseMarkdown } from "../document/markdown.js";
 
 /**
  * What of a page's markdown goes to a translation engine (docs/translations.md, "What is sent"):
@@ -18,8 +18,8 @@ export interface Segment {
 }
 
 /**
- * Expressions as the renderer finds them (content/document/evaluate.ts), URLs in text, and stored
- * references (links/references.ts: `{% content-ref url="docsbase-ref:page/<id>" %}` is text).
+ * Expressions as the renderer finds them (document/evaluate.ts), URLs in text, and stored
+ * references (link-references/references.ts: `{% content-ref url="docsbase-ref:page/<id>" %}` is text).
  */
 const KEPT = /\{\{[^{}\n]*\}\}|\b(?:https?:\/\/|www\.)[^\s<>]+|docsbase-ref:[^\s"'<>()]*/g;
 /** Blockquote markers and indentation that open a continuation line of a paragraph. */

@@ -24,7 +24,7 @@ export type ContentRefURL = { kind: "url"; url: string };
 
 /**
  * The reference `ContentRef` kinds a link or image can hold: a URL, or a page, an anchor of a page
- * or a file of the space by id (stored references, links/references.ts).
+ * or a file of the space by id (stored references, link-references/references.ts).
  */
 export type ContentRef =
   | ContentRefURL

@@ -1,7 +1,7 @@
 import { base64url } from "jose";
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { signVisitorToken } from "./visitor-token.js";
+import { signVisitorToken } from "../visitors/visitor-token.js";
 
 /** `getPublishedContentByUrl`: URL forms, sections and site spaces, share keys, visitor tokens. */
 async function setup() {

@@ -1,6 +1,6 @@
 import type { BlockContent, ListItem, PhrasingContent, RootContent } from "mdast";
 import { serializeMarkdown } from "./markdown.js";
-import { badRequest } from "../../shared/errors.js";
+import { badRequest } from "../shared/errors.js";
 import {
   depthExceeds,
   MAX_DOCUMENT_DEPTH,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { describeIssues } from "../../shared/schema.js";
+import { describeIssues } from "../shared/schema.js";
 import { markdownToDocument } from "./from-markdown.js";
 import { documentInput, MAX_DOCUMENT_DEPTH } from "./schema.js";
 

@@ -13,17 +13,17 @@ export const contentDelta = z.object({
 });
 export type ContentDelta = z.infer<typeof contentDelta>;
 
-/** The root hashes of a revision's content trees (content/revisions.ts; "" is an empty map). */
+/** The root hashes of a revision's content trees (content-tree/revisions.ts; "" is an empty map). */
 export const revisionTree = z.object({ pages: z.string(), files: z.string(), children: z.string() });
 export type RevisionTree = z.infer<typeof revisionTree>;
 
 /**
- * An immutable revision of a space's content: its content trees (`tree`, see content/revisions.ts),
+ * An immutable revision of a space's content: its content trees (`tree`, see content-tree/revisions.ts),
  * whose unchanged nodes and versions it shares with every other revision.
  *
  * Before issue 8 a revision stored its whole map (`snapshot`) or what changed since `base`
  * (`delta`, with `depth` counting deltas since the last snapshot). Those fields are read once, by
- * the migration that gives such a revision its `tree` when a storage opens (content/migrate.ts).
+ * the migration that gives such a revision its `tree` when a storage opens (content-tree/migrate.ts).
  */
 export const revisionRecord = z.object({
   id: z.string(),

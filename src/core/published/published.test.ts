@@ -3,7 +3,7 @@ import { createWorkspace } from "../../../test/support/workspace.js";
 import { organizationsTable } from "../organizations/tables.js";
 import { tokensTable } from "../users/tables.js";
 import { SPACE_READER_LIFETIME_MS } from "../users/tokens.js";
-import { shareLinksTable } from "./tables.js";
+import { shareLinksTable } from "../sites/tables.js";
 
 /**
  * Published content of a site (`getPublishedContentSite`), the reader rule behind it

@@ -1,19 +1,18 @@
-import { requireRevision } from "../content/revisions.js";
+import { requireRevision } from "../content-tree/revisions.js";
 import type { World } from "../shared/world.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import { spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
 import { issueSpaceReaderToken } from "../users/tokens.js";
-import { loadStructure, siteRootUrl, type StoredStructure } from "./present.js";
-import { visibleStructure, visitorAccess, walk } from "./readers.js";
+import { loadStructure, siteRootUrl } from "../sites/present.js";
+import { visibleStructure, visitorAccess, walk } from "../sites/readers.js";
 import {
-  shareLinksTable,
   type SiteRecord,
   type SiteSectionRecord,
   sitesTable,
   type SiteSpaceRecord,
-} from "./tables.js";
-import { verifyVisitorToken } from "./visitor-token.js";
+} from "../sites/tables.js";
+import { verifyVisitorToken } from "../visitors/visitor-token.js";
 
 /**
  * Resolving a published URL (`getPublishedContentByUrl`, docs/sites.md, "Resolving a URL").
@@ -206,42 +205,3 @@ function pick<T extends { readonly id: string; readonly path: string; readonly d
 /** The `apiToken` of a resolution: reads its space's current content and revision only. */
 export const readerToken = (tx: WriteTransaction, world: World, resolution: Resolution) =>
   issueSpaceReaderToken(tx, world, resolution.space.id, resolution.space.revision);
-
-/**
- * The published URL of a space for the holder of `shareKey` (`getSpaceById`'s `urls.published`):
- * the URL of its first site space, in structure order, on the share-link site that the key opens,
- * followed by `?share=<key>`. Undefined when the key is not an active key of a published share-link
- * site of the space's organization, or when that site shows the space to no reader.
- */
-export async function sharedSpaceUrl(
-  tx: ReadTransaction,
-  world: World,
-  space: SpaceRecord,
-  shareKey: string | undefined,
-): Promise<string | undefined> {
-  if (!shareKey) return undefined;
-  const [link] = await tx.list(shareLinksTable, { index: "byKey", where: [shareKey], limit: 1 });
-  const site = link?.active ? await tx.get(sitesTable, link.site) : undefined;
-  if (!site || site.organization !== space.organization) return undefined;
-  if ((await visitorAccess(tx, site, shareKey))?.shareKey !== shareKey) return undefined;
-  const visible = visibleStructure(await loadStructure(tx, site), {});
-  const found = firstSiteSpaceOf(visible, space.id);
-  if (!found) return undefined;
-  const { section, siteSpace } = found;
-  return `${siteRootUrl(world, site)}${section && !section.default ? `${section.path}/` : ""}${
-    siteSpace.default ? "" : `${siteSpace.path}/`
-  }?share=${encodeURIComponent(shareKey)}`;
-}
-
-function firstSiteSpaceOf(structure: StoredStructure, space: string) {
-  if (structure.sections.length === 0) {
-    const siteSpace = structure.siteSpaces.get("")?.find((candidate) => candidate.space === space);
-    return siteSpace ? { section: undefined, siteSpace } : undefined;
-  }
-  for (const node of walk(structure.children, "")) {
-    if (node.kind !== "section") continue;
-    const siteSpace = structure.siteSpaces.get(node.id)?.find((candidate) => candidate.space === space);
-    if (siteSpace) return { section: node, siteSpace };
-  }
-  return undefined;
-}

@@ -3,7 +3,7 @@
  * (links/resolve.ts describes the rules): a page is `<path>.md`, or `<path>/README.md` when it has
  * children; a file is `.gitbook/assets/<file name>`; relative links start from the directory of
  * the linking page's file. Pure string functions, shared by resolution (text links) and by the
- * rendering of stored references (links/references.ts).
+ * rendering of stored references (link-references/references.ts).
  */
 
 export const ASSETS_DIRECTORY = ".gitbook/assets";

@@ -1,8 +1,8 @@
 import type { Nodes } from "mdast";
 import type { CompileContext, Extension, Token } from "mdast-util-from-markdown";
-import type { ContentRef } from "../content/document/types.js";
-import type { LinkRef } from "../content/document/from-markdown-inlines.js";
-import { parseMarkdown } from "../content/document/markdown.js";
+import type { ContentRef } from "../document/types.js";
+import type { LinkRef } from "../document/from-markdown-inlines.js";
+import { parseMarkdown } from "../document/markdown.js";
 import {
   ASSETS_DIRECTORY,
   MISSING_DIRECTORY,
@@ -34,7 +34,7 @@ import {
  *
  * Conversions come in three steps so that the content lookups between them can be asynchronous:
  * find what a markdown needs ({@link writtenQuestions}, {@link storedQuestions}), let the caller
- * answer it (links/lookup.ts, `answerQuestions`), then convert synchronously with the answers
+ * answer it (link-references/lookup.ts, `answerQuestions`), then convert synchronously with the answers
  * ({@link storeLinks}, {@link renderLinks}).
  */
 

@@ -1,4 +1,4 @@
-import type { Revision } from "../content/revisions.js";
+import type { Revision } from "../content-tree/revisions.js";
 import { pageFilePath } from "./paths.js";
 import type { LinkAnswers, LinkQuestions } from "./references.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { DerivedCache } from "../shared/cache.js";
-import { requireRevision } from "../content/revisions.js";
+import { requireRevision } from "../content-tree/revisions.js";
 import type { World } from "../shared/world.js";
 import { spacesTable } from "../spaces/tables.js";
 import { markdownSegments } from "../translations/segments.js";

@@ -14,7 +14,7 @@ import { sortSiblings } from "./tree.js";
 
 /**
  * The three-way merge of two revisions against their common ancestor, on their content trees
- * (revisions.ts, hamt.ts). It decides what content/merge.ts decides (`mergeContents`: the same
+ * (revisions.ts, hamt.ts). It decides what content-tree/merge.ts decides (`mergeContents`: the same
  * versions, conflicts and tree checks), reading and writing only what both sides changed:
  *
  * - an entry that one side changed and the other did not takes that side's version id: no version

@@ -14,7 +14,7 @@ import {
 } from "./tables.js";
 
 /**
- * Gives every revision stored before content trees (snapshots and deltas, content/tables.ts) its
+ * Gives every revision stored before content trees (snapshots and deltas, content-tree/tables.ts) its
  * `tree`, once, when a docsbase opens its storage. A delta revision is converted from its base's
  * tree by applying the delta, so the work follows what is stored, and the snapshot and delta
  * fields are dropped. Idempotent: revisions that have a tree are skipped, so instances that start

@@ -4,7 +4,7 @@ import {
   ExpressionError,
   type ExpressionRules,
   type Operator,
-} from "../../shared/expression.js";
+} from "../shared/expression.js";
 
 /**
  * Expressions of page content (`{{ space.vars.version }}`), which GitBook writes in JavaScript

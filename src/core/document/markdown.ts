@@ -100,7 +100,7 @@ export function parseMarkdown(markdown: string, extensions: readonly MdastExtens
 
 /**
  * The parsed tree, or `undefined` when it nests deeper than `MAX_DOCUMENT_DEPTH`. `extensions`
- * observe tokens the tree does not keep (links/references.ts records where destinations are).
+ * observe tokens the tree does not keep (link-references/references.ts records where destinations are).
  */
 function parsed(markdown: string, extensions: readonly MdastExtension[] = []): Root | undefined {
   parserRuns.count++;

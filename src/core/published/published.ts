@@ -5,10 +5,10 @@ import { badRequest, notFound } from "../shared/errors.js";
 import { MAX_ID_LENGTH, MAX_URL_LENGTH, queryBoolean } from "../shared/schema.js";
 import { defaultSiteCustomization } from "./customizations.js";
 import { readerToken, resolvePublishedUrl } from "./lookup.js";
-import { loadStructure, presentSite, presentStructure } from "./present.js";
-import { onSiteForReaders, readerSpaces, visibleStructure } from "./readers.js";
-import { siteParams, siteSchema, siteStructureSchema } from "./schemas.js";
-import { memberSpaces } from "./structure.js";
+import { loadStructure, presentSite, presentStructure } from "../sites/present.js";
+import { onSiteForReaders, readerSpaces, visibleStructure } from "../sites/readers.js";
+import { siteParams, siteSchema, siteStructureSchema } from "../sites/schemas.js";
+import { memberSpaces } from "../sites/structure.js";
 
 /**
  * Published content (docs/sites.md, "Published content"): what a renderer reads to show a site.

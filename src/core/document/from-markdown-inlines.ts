@@ -23,7 +23,7 @@ export type Definitions = ReadonlyMap<string, Definition>;
 
 /**
  * The reference of a link or image target: `{kind: "url", url}` unless the caller knows better
- * (stored page and file references, links/references.ts).
+ * (stored page and file references, link-references/references.ts).
  */
 export type LinkRef = (url: string, node: Link | Image | LinkReference | ImageReference) => ContentRef;
 

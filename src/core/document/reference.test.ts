@@ -3,9 +3,9 @@
 import type {
   Document as ReferenceDocument,
   JSONDocument as ReferenceJSONDocument,
-} from "../../../../node_modules/@gitbook/api/dist/client.js";
+} from "../../../node_modules/@gitbook/api/dist/client.js";
 import { describe, expect, it } from "vitest";
-import { referenceAjv, referenceSchema } from "../../../../test/support/reference.js";
+import { referenceAjv, referenceSchema } from "../../../test/support/reference.js";
 import { markdownToDocument } from "./from-markdown.js";
 import type { JSONDocument } from "./types.js";
 

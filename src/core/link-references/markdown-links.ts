@@ -1,6 +1,6 @@
 import { jsonBytes } from "../shared/cache.js";
-import type { Revision } from "../content/revisions.js";
-import type { PageVersionRecord } from "../content/tables.js";
+import type { Revision } from "../content-tree/revisions.js";
+import type { PageVersionRecord } from "../content-tree/tables.js";
 import type { DerivedCache } from "../shared/world.js";
 import { answerQuestions, mergeQuestions, resolverFor, type LinkLookup } from "./lookup.js";
 import { directoryOf, pageFilePath } from "./paths.js";
@@ -18,7 +18,7 @@ import {
 } from "./references.js";
 
 /**
- * Where page markdown enters and leaves the system (links/references.ts): writes store written
+ * Where page markdown enters and leaves the system (link-references/references.ts): writes store written
  * links as references ({@link storeWrittenMarkdown}); reads render them to current paths
  * ({@link linkRendering}). Each does its lookups in one asynchronous step between two pure ones.
  * `versions` given to {@link linkRendering} must include every page the read then renders.
@@ -61,7 +61,7 @@ export interface LinkRendering {
   markdown(version: PageVersionRecord): string;
   /**
    * The markdown to convert to a JSON document: destinations kept as references, which
-   * `documentLinkRef` (links/references.ts) turns into `{kind: "page"}`, `{kind: "anchor"}` and
+   * `documentLinkRef` (link-references/references.ts) turns into `{kind: "page"}`, `{kind: "anchor"}` and
    * `{kind: "file"}` refs; HTML and GitBook blocks, which the document holds as text, rendered.
    */
   document(version: PageVersionRecord): string;
