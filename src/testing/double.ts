@@ -3,6 +3,9 @@ import type { Client } from "../core/client.js";
 import type { Operations } from "../core/operations.js";
 import { createDocsbase, type Docsbase, type DocsbaseOptions } from "../docsbase.js";
 
+/** The typed in-process client of docsbase's operations, as `TestDocsbase.as` returns it. */
+export type TestClient = Client<Operations>;
+
 /** Whom a typed client acts as: a token, or a user as `createUser` returns it. */
 export type TestUser = string | { readonly token: string };
 
@@ -37,7 +40,7 @@ export interface TestDocsbase {
    * });
    * ```
    */
-  as(user: TestUser): Client<Operations>;
+  as(user: TestUser): TestClient;
   /** Sends a JSON request as `token` and returns the status and the parsed body. */
   // Bodies are whatever the test expects; `any` by default keeps assertions on them terse.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -71,7 +74,7 @@ export async function createTestDocsbase(options: Partial<DocsbaseOptions> = {})
   const fetch = (input: RequestInfo | URL, init?: RequestInit) => docsbase.fetch(new Request(input, init));
   let users = 0;
   // One client per token: tests write `test.as(user).x()` inline, and a client has a method per operation.
-  const clients = new Map<string, Client<Operations>>();
+  const clients = new Map<string, TestClient>();
   const test: TestDocsbase = {
     docsbase,
     operatorToken,
