@@ -36,15 +36,14 @@ async function setUp(): Promise<{ test: TestDocsbase; token: string; org: string
     ids: () => `id${String(++id).padStart(8, "0")}`,
   });
   const { token } = await test.createUser("Support lead", "lead@support.test");
-  const org = (await test.request("POST", "/orgs", { token, body: { title: "Support" } })).body.id as string;
+  const org = (await test.as(token).createOrganization({ body: { title: "Support" } })).id;
   return { test, token, org };
 }
 
 async function ingestAll(test: TestDocsbase, token: string, org: string) {
   for (let start = 0; start < conversations.length; start += 100) {
     const batch = conversations.slice(start, start + 100).map(({ topic: _topic, ...input }) => input);
-    const response = await test.request("POST", `/orgs/${org}/conversations`, { token, body: batch });
-    expect(response.status).toBe(204);
+    await test.as(token).ingestConversation({ organizationId: org, body: batch });
   }
   await test.docsbase.runJobs();
 }
@@ -82,9 +81,9 @@ describe("conversation clustering on the fixture", () => {
   it("recovers the topics as clusters", async () => {
     const { test, token, org } = await setUp();
     await ingestAll(test, token, org);
-    const issues = await test.request("GET", `/orgs/${org}/conversations-issues?limit=1000`, { token });
-    expect(issues.body.count).toBe(conversations.length);
-    const measured = purity(issues.body.items);
+    const issues = await test.as(token).listConversationsIssues({ organizationId: org, limit: 1000 });
+    expect(issues.count).toBe(conversations.length);
+    const measured = purity(issues.items);
     console.log(
       `clustering: ${measured.clusters} clusters, purity ${measured.purity.toFixed(3)}, ` +
         `completeness ${measured.completeness.toFixed(3)}`,
@@ -98,31 +97,25 @@ describe("conversation clustering on the fixture", () => {
   it("is idempotent: ingesting everything again changes no cluster's counts", async () => {
     const { test, token, org } = await setUp();
     await ingestAll(test, token, org);
+    const client = test.as(token);
+    const organizationId = org;
     const summary = async () => {
-      const clusters = await test.request(
-        "GET",
-        `/orgs/${org}/conversations-clusters?limit=1000&orderBy=issues`,
-        {
-          token,
-        },
-      );
-      return clusters.body.items
-        .map((cluster: { stats: { issues: number }; weeklyPulse: number[] }) =>
-          JSON.stringify([cluster.stats.issues, cluster.weeklyPulse]),
-        )
+      const clusters = await client.listConversationsIssuesClusters({
+        organizationId,
+        limit: 1000,
+        orderBy: "issues",
+      });
+      return clusters.items
+        .map((cluster) => JSON.stringify([cluster.stats.issues, cluster.weeklyPulse]))
         .sort();
     };
+    const issues = async () => (await client.listConversationsIssues({ organizationId, limit: 0 })).count;
     const before = await summary();
-    const issuesBefore = (await test.request("GET", `/orgs/${org}/conversations-issues?limit=0`, { token }))
-      .body;
+    const issuesBefore = await issues();
     await ingestAll(test, token, org);
     expect(await summary()).toEqual(before);
-    const issuesAfter = (await test.request("GET", `/orgs/${org}/conversations-issues?limit=0`, { token }))
-      .body;
-    expect(issuesAfter.count).toBe(issuesBefore.count);
-    expect((await test.request("GET", `/orgs/${org}/conversations?limit=0`, { token })).body.count).toBe(
-      conversations.length,
-    );
+    expect(await issues()).toBe(issuesBefore);
+    expect((await client.listConversations({ organizationId, limit: 0 })).count).toBe(conversations.length);
   });
 });
 
@@ -150,8 +143,7 @@ describe("docs/conversations.md", () => {
   it("runs the worked example", async () => {
     const test = await createTestDocsbase({ baseUrl: "http://docs.test" });
     const lead = await test.createUser("Lead", "lead@example.test");
-    const org = (await test.request("POST", "/orgs", { token: lead.token, body: { title: "Acme" } })).body
-      .id as string;
+    const org = (await test.as(lead).createOrganization({ body: { title: "Acme" } })).id;
     const docsbase = test.docsbase;
     // --- example ---
     const api = new GitBookAPI({

@@ -201,14 +201,9 @@ describe("integration event delivery", () => {
     );
 
     await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel, all: true });
-    const other = await s.test.createUser("Second customer");
-    const otherOrg = (
-      await s.test.request("POST", "/orgs", { token: other.token, body: { title: "Second" } })
-    ).body.id;
-    await s.test.request("POST", "/integrations/hooks/installations", {
-      token: other.token,
-      body: { organization: otherOrg },
-    });
+    const other = s.test.as(await s.test.createUser("Second customer"));
+    const otherOrg = (await other.createOrganization({ body: { title: "Second" } })).id;
+    await other.installIntegration({ integrationName: "hooks", body: { organization: otherOrg } });
     await s.test.docsbase.runJobs();
     expect(received).toHaveLength(1);
     expect(JSON.parse(received[0]!.body)).toMatchObject({ type: "installation_setup" });
@@ -225,14 +220,10 @@ describe("integration event delivery", () => {
     expect((await s.event(event.id)).trace.logs.at(-1).message).toContain("No receiver was set");
     // Development mode turned off between queueing and delivery: nothing is sent.
     await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel });
-    const second = await s.test.createUser("Late");
-    const lateOrg = (await s.test.request("POST", "/orgs", { token: second.token, body: { title: "Late" } }))
-      .body.id;
+    const second = s.test.as(await s.test.createUser("Late"));
+    const lateOrg = (await second.createOrganization({ body: { title: "Late" } })).id;
     await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel, all: true });
-    await s.test.request("POST", "/integrations/hooks/installations", {
-      token: second.token,
-      body: { organization: lateOrg },
-    });
+    await second.installIntegration({ integrationName: "hooks", body: { organization: lateOrg } });
     expect((await s.api("DELETE", "/integrations/hooks/dev")).status).toBe(205);
     await s.test.docsbase.runJobs();
     expect(received).toHaveLength(0);
@@ -247,7 +238,7 @@ describe("integration event delivery", () => {
     const user = await test.createUser("Developer", "developer@example.test");
     const { endpoint, fetch } = test;
     const token = user.token;
-    const org = (await test.request("POST", "/orgs", { token, body: { title: "Acme" } })).body.id as string;
+    const org = (await test.as(token).createOrganization({ body: { title: "Acme" } })).id;
     const receiverUrl = tunnel;
 
     // --- docs/integrations.md, "A worked example" ---

@@ -72,11 +72,9 @@ describe("SQLite files from before content trees", () => {
     copyFileSync(join(fixtures, "content-v1.sqlite"), file);
     const { storage, test, read } = await open(file);
     const { space, pages } = expected.ids;
-    const edited = await test.request("PATCH", `/spaces/${space}/content/page/${pages[3]}`, {
-      token: expected.token,
-      body: { markdown: "# After the migration\n" },
-    });
-    expect(edited.status).toBe(200);
+    await test
+      .as(expected.token)
+      .updatePage({ spaceId: space, pageId: pages[3]!, body: { markdown: "# After the migration\n" } });
     const page = (await read(`/spaces/${space}/content/page/${pages[3]}?format=markdown`)) as {
       markdown: string;
     };

@@ -323,8 +323,7 @@ it("runs the worked example of docs/openapi-specs.md", async () => {
     authToken: owner.token,
     serviceBinding: { fetch: test.fetch },
   });
-  const org = (await test.request("POST", "/orgs", { token: owner.token, body: { title: "Acme" } })).body
-    .id as string;
+  const { id: org } = await test.as(owner).createOrganization({ body: { title: "Acme" } });
   const exampleOrigin = `${origin}/example`;
 
   // --- docs/openapi-specs.md, "A worked example" (with `origin` the local server) ---

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestDocsbase } from "../src/testing/double.js";
+import { createTestDocsbase, type TestUser } from "../src/testing/double.js";
 
 /** Pagination semantics (SPEC.md, Conventions 2), through a list every caller has: their orgs. */
 describe("pagination", () => {
@@ -10,25 +10,24 @@ describe("pagination", () => {
     const user = await t.createUser("Pager");
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const created = await t.request("POST", "/orgs", { token: user.token, body: { title: `Org ${i}` } });
-      ids.push(created.body.id);
+      ids.push((await t.as(user).createOrganization({ body: { title: `Org ${i}` } })).id);
     }
-    return { t, user, ids };
+    /** A page of the user's organizations. */
+    const orgs = (query: { limit?: number; page?: string } = {}, caller: TestUser = user) =>
+      t.as(caller).listOrganizationsForAuthenticatedUser(query);
+    return { t, user, ids, orgs };
   }
 
   it("walks every item once with next.page, and omits next on the last page", async () => {
-    const { t, user, ids } = await withOrganizations(7);
+    const { ids, orgs } = await withOrganizations(7);
     const seen: string[] = [];
     let page: string | undefined;
     let pages = 0;
     do {
-      const response = await t.request("GET", `/orgs?limit=3${page ? `&page=${page}` : ""}`, {
-        token: user.token,
-      });
-      expect(response.status).toBe(200);
-      expect(response.body.count).toBe(7);
-      seen.push(...response.body.items.map((item: { id: string }) => item.id));
-      page = response.body.next?.page;
+      const list = await orgs({ limit: 3, ...(page ? { page } : {}) });
+      expect(list.count).toBe(7);
+      seen.push(...list.items.map((item) => item.id));
+      page = list.next?.page;
       pages++;
     } while (page);
     expect(pages).toBe(3);
@@ -36,37 +35,35 @@ describe("pagination", () => {
   });
 
   it("stays stable when items are added between pages", async () => {
-    const { t, user, ids } = await withOrganizations(4);
-    const first = await t.request("GET", "/orgs?limit=2", { token: user.token });
-    await t.request("POST", "/orgs", { token: user.token, body: { title: "Late" } });
-    const second = await t.request("GET", `/orgs?limit=2&page=${first.body.next.page}`, {
-      token: user.token,
-    });
-    expect(second.body.items.map((item: { id: string }) => item.id)).toEqual(ids.slice(2, 4));
-    expect(second.body.count).toBe(5);
+    const { t, user, ids, orgs } = await withOrganizations(4);
+    const first = await orgs({ limit: 2 });
+    await t.as(user).createOrganization({ body: { title: "Late" } });
+    const second = await orgs({ limit: 2, page: first.next!.page });
+    expect(second.items.map((item) => item.id)).toEqual(ids.slice(2, 4));
+    expect(second.count).toBe(5);
   });
 
   it("uses the default page size of 100 and returns only the count with limit=0", async () => {
-    const { t, user } = await withOrganizations(101);
-    const page = await t.request("GET", "/orgs", { token: user.token });
-    expect(page.body.items).toHaveLength(100);
-    expect(page.body.next).toBeDefined();
-    const countOnly = await t.request("GET", "/orgs?limit=0", { token: user.token });
-    expect(countOnly.body).toEqual({ count: 101, items: [] });
+    const { orgs } = await withOrganizations(101);
+    const page = await orgs();
+    expect(page.items).toHaveLength(100);
+    expect(page.next).toBeDefined();
+    expect(await orgs({ limit: 0 })).toEqual({ count: 101, items: [] });
   });
 
   it("refuses limits above 1000, non-integers and foreign or forged page tokens", async () => {
-    const { t, user } = await withOrganizations(3);
-    expect((await t.request("GET", "/orgs?limit=1001", { token: user.token })).status).toBe(400);
-    expect((await t.request("GET", "/orgs?limit=1.5", { token: user.token })).status).toBe(400);
-    expect((await t.request("GET", "/orgs?limit=-1", { token: user.token })).status).toBe(400);
-    const forged = await t.request("GET", "/orgs?page=bm90LWEtdG9rZW4", { token: user.token });
-    expect(forged.status).toBe(400);
-    expect(forged.body.error.message).toMatch(/^query\.page:/);
-    const first = await t.request("GET", "/orgs?limit=1", { token: user.token });
+    const { t, user, orgs } = await withOrganizations(3);
+    // Query strings as HTTP sends them.
+    for (const limit of ["1001", "1.5", "-1"]) {
+      expect((await t.request("GET", `/orgs?limit=${limit}`, { token: user.token })).status, limit).toBe(400);
+    }
+    await expect(orgs({ page: "bm90LWEtdG9rZW4" })).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringMatching(/^query\.page:/),
+    });
+    const first = await orgs({ limit: 1 });
     const other = await t.createUser("Other");
-    await t.request("POST", "/orgs", { token: other.token, body: { title: "Theirs" } });
-    const replayed = await t.request("GET", `/orgs?page=${first.body.next.page}`, { token: other.token });
-    expect(replayed.status).toBe(400);
+    await t.as(other).createOrganization({ body: { title: "Theirs" } });
+    await expect(orgs({ page: first.next!.page }, other)).rejects.toMatchObject({ code: "bad_request" });
   });
 });

@@ -3,6 +3,7 @@ import { transform } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../src/adapters/memory/index.js";
 import { createDocsbase, type Docsbase } from "../src/index.js";
+import { createTestDocsbase } from "../src/testing/double.js";
 
 /** The README's embedding example, on memory storage, so the documented calls stay true. */
 describe("README embedding example", () => {
@@ -47,20 +48,42 @@ describe("in-process client", () => {
   });
 });
 
+/**
+ * A code block of the README, run as written: its imports are left out (the test passes the real
+ * functions), and it returns `result`.
+ */
+async function readmeBlock<T>(heading: string, index: number, result: string, ...names: string[]) {
+  const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+  const section = readme.slice(readme.indexOf(heading));
+  const block = [...section.matchAll(/```ts\n([\s\S]*?)```/g)][index]?.[1];
+  if (!block) throw new Error(`README has no example under ${heading}`);
+  const code = block.replace(/^import .*\n/gm, "");
+  const { code: js } = await transform(
+    `async function example(${names.join(", ")}) {\n${code}\nreturn ${result};\n}`,
+    { loader: "ts" },
+  );
+  return new Function(`${js}\nreturn example;`)() as (...values: unknown[]) => Promise<T>;
+}
+
+describe("README test-double example", () => {
+  it("calls typed as a user, and a refusal carries the code and message of the HTTP answer", async () => {
+    const run = await readmeBlock<{
+      test: Awaited<ReturnType<typeof createTestDocsbase>>;
+      space: { id: string; title: string };
+      bob: { token: string };
+      refused: unknown;
+    }>("### Test double", 1, "{ test, space, bob, refused }", "createTestDocsbase");
+    const { test, space, bob, refused } = await run(createTestDocsbase);
+    expect(space.title).toBe("Handbook");
+    const answered = await test.request("GET", `/spaces/${space.id}`, { token: bob.token });
+    expect(answered.status).toBe(404);
+    expect(refused).toMatchObject({ code: "not_found", message: answered.body.error.message });
+  });
+});
+
 describe("README host-authentication example", () => {
-  /** The README's code block, run as written: only its import is replaced by the real function. */
-  async function readmeExample() {
-    const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("### Host authentication"));
-    const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-    if (!block) throw new Error("README has no host-authentication example");
-    const code = block.replace(/^import .*\n/m, "");
-    const { code: js } = await transform(`${code}\nreturn docsbase;`, { loader: "ts" });
-    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
-      ...args: string[]
-    ) => (...values: unknown[]) => Promise<Docsbase>;
-    return new AsyncFunction("createDocsbase", "storage", "sessions", js);
-  }
+  const readmeExample = () =>
+    readmeBlock<Docsbase>("### Host authentication", 0, "docsbase", "createDocsbase", "storage", "sessions");
 
   it("maps the host's session cookie to a docsbase user, and tokens keep working", async () => {
     const sessions = new Map<string, { docsbaseUserId: string }>();

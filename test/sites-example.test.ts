@@ -10,13 +10,11 @@ it("runs the worked example of docs/sites.md", async () => {
   const client = (token: string) =>
     new GitBookAPI({ endpoint: test.endpoint, authToken: token, serviceBinding: { fetch: test.fetch } });
   const api = client(owner.token);
-  const org = (await test.request("POST", "/orgs", { token: owner.token, body: { title: "Acme" } })).body
-    .id as string;
+  const { id: org } = await test.as(owner).createOrganization({ body: { title: "Acme" } });
   const { data: guide } = await api.orgs.createSpace(org, { title: "Guide" });
-  await test.request("POST", `/spaces/${guide.id}/content/pages`, {
-    token: owner.token,
-    body: { title: "Install", markdown: "Run the installer." },
-  });
+  await test
+    .as(owner)
+    .createPage({ spaceId: guide.id, body: { title: "Install", markdown: "Run the installer." } });
   const { data: partners } = await api.orgs.createSpace(org, { title: "Partner notes" });
 
   // --- docs/sites.md, "A worked example" ---

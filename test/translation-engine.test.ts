@@ -4,7 +4,7 @@ import { GitBookAPI, TranslationLanguage } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryStorage } from "../src/adapters/memory/index.js";
 import { libreTranslate } from "../src/core/translations/libretranslate.js";
-import { createTestDocsbase } from "../src/testing/double.js";
+import { createTestDocsbase, type TestClient } from "../src/testing/double.js";
 
 /**
  * A LibreTranslate-compatible server on 127.0.0.1 (reached with the private-network opt-in): it
@@ -56,38 +56,45 @@ async function setup(apiKey = "secret-key") {
     allowPrivateNetwork: true,
     translator: libreTranslate({ url: `${url}/`, apiKey, batchSize: 3 }),
   });
-  const owner = await test.createUser("Owner");
-  const api = (method: string, path: string, body?: unknown) =>
-    test.request(method, path, { token: owner.token, ...(body !== undefined ? { body } : {}) });
-  const org = (await api("POST", "/orgs", { title: "Acme" })).body.id as string;
-  const space = (await api("POST", `/orgs/${org}/spaces`, { title: "Guide" })).body.id as string;
-  return { test, api, org, space };
+  const api = test.as(await test.createUser("Owner"));
+  const org = (await api.createOrganization({ body: { title: "Acme" } })).id;
+  const space = (await api.createSpace({ organizationId: org, body: { title: "Guide" } })).id;
+  /** Queues a translation of the space into `language`. */
+  const translate = (language: "pt-br" | "fr") =>
+    api.createTranslation({ organizationId: org, body: { language, source: { space, language: "en" } } });
+  return { test, api, org, space, translate };
+}
+
+/** The titles of a space's pages, and the first page's id. */
+async function pagesOf(api: TestClient, spaceId: string) {
+  const content = await api.getCurrentRevision({ spaceId });
+  return { titles: content.pages.map((page) => page.title), first: content.pages[0]!.id };
 }
 
 describe("LibreTranslate engine", () => {
   it("translates a space through the server, in batches, with the API key", async () => {
     received.length = 0;
     failAfter = Infinity;
-    const { test, api, org, space } = await setup();
-    await api("POST", `/spaces/${space}/content/pages`, {
-      title: "Start",
-      markdown: "One line.\n\nTwo `code` lines.\n\nThree [links](https://example.com).\n",
+    const { test, api, org, space, translate } = await setup();
+    await api.createPage({
+      spaceId: space,
+      body: {
+        title: "Start",
+        markdown: "One line.\n\nTwo `code` lines.\n\nThree [links](https://example.com).\n",
+      },
     });
-    const created = (
-      await api("POST", `/orgs/${org}/translations`, { language: "pt-br", source: { space, language: "en" } })
-    ).body;
+    const created = await translate("pt-br");
     await test.docsbase.runJobs();
-    const translation = (await api("GET", `/orgs/${org}/translations/${created.id}`)).body;
+    const translation = await api.getTranslation({ organizationId: org, translationId: created.id });
     expect(translation.status).toBe("completed");
     // Six texts (title, five segments) in batches of at most three.
     expect(received.map((request) => request.q.length)).toEqual([3, 3]);
     expect(received.every((request) => request.api_key === "secret-key")).toBe(true);
     expect(received[0]).toMatchObject({ source: "en", target: "pt-BR", format: "text" });
-    const content = (await api("GET", `/spaces/${created.result.space}/content`)).body;
-    expect(content.pages[0].title).toBe("<pt-BR> Start");
-    const page = (
-      await api("GET", `/spaces/${created.result.space}/content/page/${content.pages[0].id}?format=markdown`)
-    ).body;
+    const result = created.result!.space;
+    const { titles, first } = await pagesOf(api, result);
+    expect(titles[0]).toBe("<pt-BR> Start");
+    const page = await api.getPageById({ spaceId: result, pageId: first, format: "markdown" });
     expect(page.markdown).toBe(
       "<pt-BR> One line.\n\n<pt-BR> Two `code` <pt-BR> lines.\n\n<pt-BR> Three [<pt-BR> links](https://example.com).\n",
     );
@@ -96,36 +103,34 @@ describe("LibreTranslate engine", () => {
   it("keeps the previous result when the server fails midway, and says why", async () => {
     received.length = 0;
     failAfter = Infinity;
-    const { test, api, org, space } = await setup();
-    const page = (await api("POST", `/spaces/${space}/content/pages`, { title: "A", markdown: "Alpha." }))
-      .body;
-    const created = (
-      await api("POST", `/orgs/${org}/translations`, { language: "fr", source: { space, language: "en" } })
-    ).body;
+    const { test, api, org, space, translate } = await setup();
+    const page = await api.createPage({ spaceId: space, body: { title: "A", markdown: "Alpha." } });
+    const created = await translate("fr");
+    const translation = { organizationId: org, translationId: created.id };
     await test.docsbase.runJobs();
-    const before = (await api("GET", `/orgs/${org}/translations/${created.id}`)).body;
-    await api("PATCH", `/spaces/${space}/content/page/${page.id}`, {
-      title: "B",
-      markdown: "Beta one.\n\nBeta two.\n\nBeta three.\n\nBeta four.\n",
+    const before = await api.getTranslation(translation);
+    await api.updatePage({
+      spaceId: space,
+      pageId: page.id,
+      body: { title: "B", markdown: "Beta one.\n\nBeta two.\n\nBeta three.\n\nBeta four.\n" },
     });
     failAfter = received.length + 1; // the next batch passes, the one after fails
-    await api("POST", `/orgs/${org}/translations/${created.id}/run`);
+    await api.runTranslation(translation);
     await test.docsbase.runJobs();
-    const after = (await api("GET", `/orgs/${org}/translations/${created.id}`)).body;
+    const after = await api.getTranslation(translation);
     expect(after.status).toBe("pending");
-    expect(after.result.revision).toBe(before.result.revision);
+    expect(after.result!.revision).toBe(before.result!.revision);
     const [job] = await test.docsbase.jobs();
     expect(job?.error).toContain("LibreTranslate answered 500: Model crashed");
-    const content = (await api("GET", `/spaces/${created.result.space}/content`)).body;
-    expect(content.pages[0].title).toBe("<fr> A");
+    expect((await pagesOf(api, created.result!.space)).titles[0]).toBe("<fr> A");
   });
 
   it("fails the run with the server's message on a wrong API key", async () => {
     received.length = 0;
     failAfter = Infinity;
-    const { test, api, org, space } = await setup("wrong");
-    await api("POST", `/spaces/${space}/content/pages`, { title: "A", markdown: "Alpha." });
-    await api("POST", `/orgs/${org}/translations`, { language: "fr", source: { space, language: "en" } });
+    const { test, api, space, translate } = await setup("wrong");
+    await api.createPage({ spaceId: space, body: { title: "A", markdown: "Alpha." } });
+    await translate("fr");
     await test.docsbase.runJobs();
     const [job] = await test.docsbase.jobs();
     expect(job?.error).toContain("403: Invalid API key");
@@ -137,13 +142,14 @@ describe("LibreTranslate engine", () => {
       storage: memoryStorage(),
       translator: libreTranslate({ url, apiKey: "secret-key" }),
     });
-    const owner = await test.createUser("Owner");
-    const api = (method: string, path: string, body?: unknown) =>
-      test.request(method, path, { token: owner.token, ...(body !== undefined ? { body } : {}) });
-    const org = (await api("POST", "/orgs", { title: "Acme" })).body.id as string;
-    const space = (await api("POST", `/orgs/${org}/spaces`, { title: "Guide" })).body.id as string;
-    await api("POST", `/spaces/${space}/content/pages`, { title: "A" });
-    await api("POST", `/orgs/${org}/translations`, { language: "fr", source: { space, language: "en" } });
+    const api = test.as(await test.createUser("Owner"));
+    const org = (await api.createOrganization({ body: { title: "Acme" } })).id;
+    const space = (await api.createSpace({ organizationId: org, body: { title: "Guide" } })).id;
+    await api.createPage({ spaceId: space, body: { title: "A" } });
+    await api.createTranslation({
+      organizationId: org,
+      body: { language: "fr", source: { space, language: "en" } },
+    });
     await test.docsbase.runJobs();
     expect(received).toHaveLength(0);
     const [job] = await test.docsbase.jobs();
@@ -164,12 +170,12 @@ it("runs the worked example of docs/translations.md", async () => {
     authToken: owner.token,
     serviceBinding: { fetch: test.fetch },
   });
-  const org = (await test.request("POST", "/orgs", { token: owner.token, body: { title: "Acme" } })).body
-    .id as string;
+  // Organizations and page writes are docsbase's own operations: the typed client has them.
+  const { id: org } = await test.as(owner).createOrganization({ body: { title: "Acme" } });
   // 2. A source space with a page of prose, code, a link and an expression.
   const { data: guide } = await api.orgs.createSpace(org, { title: "Guide" });
-  await test.request("POST", `/spaces/${guide.id}/content/pages`, {
-    token: owner.token,
+  await test.as(owner).createPage({
+    spaceId: guide.id,
     body: {
       title: "Install",
       markdown:

@@ -1,5 +1,13 @@
 import { memoryStorage } from "../adapters/memory/index.js";
+import type { Client } from "../core/client.js";
+import type { Operations } from "../core/operations.js";
 import { createDocsbase, type Docsbase, type DocsbaseOptions } from "../docsbase.js";
+
+/** The typed in-process client of docsbase's operations, as `TestDocsbase.as` returns it. */
+export type TestClient = Client<Operations>;
+
+/** Whom a typed client acts as: a token, or a user as `createUser` returns it. */
+export type TestUser = string | { readonly token: string };
 
 export interface TestDocsbase {
   readonly docsbase: Docsbase;
@@ -9,8 +17,30 @@ export interface TestDocsbase {
   readonly endpoint: string;
   /** A `fetch` bound to the handler: pass it where a client takes a custom fetch. */
   readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
-  /** Creates a user and a token for them. */
+  /** Creates a user and a token for them (the user's email is unique unless given). */
   createUser(displayName: string, email?: string): Promise<{ id: string; token: string }>;
+  /**
+   * The typed in-process client acting as `user`, a token or a user as `createUser` returns it
+   * (`docsbase.as({ token })`): one method per operation, named by its `operationId`, taking its
+   * path and query parameters side by side and `body`, and resolving to its response body, all
+   * typed from the operation's schemas, so that a renamed field fails to compile. Input is
+   * validated as over HTTP, and a refusal rejects with the `DocsbaseError` that HTTP turns into
+   * its answer: the same message, and a `code` per status (`"not_found"` for 404, `"forbidden"`
+   * for 403, `"bad_request"` for 400...). What only HTTP shows (a delete's 205 or 204, headers,
+   * raw bodies) takes `request`.
+   *
+   * @example
+   * ```ts
+   * const test = await createTestDocsbase();
+   * const alice = await test.createUser("Alice");
+   * const org = await test.as(alice).createOrganization({ body: { title: "Acme" } });
+   * const { items } = await test.as(alice).listSpacesInOrganizationById({ organizationId: org.id });
+   * await expect(test.as("dbt_unknown").getAuthenticatedUser()).rejects.toMatchObject({
+   *   code: "unauthorized",
+   * });
+   * ```
+   */
+  as(user: TestUser): TestClient;
   /** Sends a JSON request as `token` and returns the status and the parsed body. */
   // Bodies are whatever the test expects; `any` by default keeps assertions on them terse.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -43,6 +73,8 @@ export async function createTestDocsbase(options: Partial<DocsbaseOptions> = {})
   const operatorToken = token ?? "dbt_operator_test_token";
   const fetch = (input: RequestInfo | URL, init?: RequestInit) => docsbase.fetch(new Request(input, init));
   let users = 0;
+  // One client per token: tests write `test.as(user).x()` inline, and a client has a method per operation.
+  const clients = new Map<string, TestClient>();
   const test: TestDocsbase = {
     docsbase,
     operatorToken,
@@ -56,6 +88,12 @@ export async function createTestDocsbase(options: Partial<DocsbaseOptions> = {})
       });
       const { token: userToken } = await operator.createUserToken({ userId: user.id });
       return { id: user.id, token: userToken };
+    },
+    as(user) {
+      const token = typeof user === "string" ? user : user.token;
+      let client = clients.get(token);
+      if (!client) clients.set(token, (client = docsbase.as({ token })));
+      return client;
     },
     async request(method, path, requestOptions = {}) {
       const headers: Record<string, string> = { ...requestOptions.headers };

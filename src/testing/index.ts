@@ -6,7 +6,7 @@
  * @module
  */
 export { createTestDocsbase } from "./double.js";
-export type { TestDocsbase } from "./double.js";
+export type { TestClient, TestDocsbase, TestUser } from "./double.js";
 export {
   storageContract,
   contractSchema,

@@ -33,15 +33,14 @@ describe.each(STORAGE_KINDS)("conformance: agent instructions (%s)", (kind) => {
     const admin = await h.test.createUser("Admin", `agent-admin-${kind}@acme.test`);
     const reader = await h.test.createUser("Reader", `agent-reader-${kind}@acme.test`);
     const outsider = await h.test.createUser("Outsider", `agent-outsider-${kind}@acme.test`);
-    const org = (await h.test.request("POST", "/orgs", { token: admin.token, body: { title: "Agents" } }))
-      .body.id as string;
+    const org = (await h.test.as(admin).createOrganization({ body: { title: "Agents" } })).id;
     const api = h.client(admin.token);
     await api.orgs.inviteUsersToOrganization(org, {
       emails: [`agent-reader-${kind}@acme.test`],
       role: MemberRole.Read,
     });
-    const [invite] = (await h.test.request("GET", "/user/invites", { token: reader.token })).body.items;
-    await h.test.request("POST", `/user/invites/${invite.id}/accept`, { token: reader.token });
+    const [invite] = (await h.test.as(reader).listUserInvites()).items;
+    await h.test.as(reader).acceptUserInvite({ invitationId: invite!.id });
 
     const { data: initial } = await api.orgs.getOrganizationAgentInstructions(org);
     expect(initial).toMatchObject({

@@ -32,8 +32,7 @@ describe.each(STORAGE_KINDS)("conformance: change requests (%s)", (kind) => {
     owners++;
     const user = await h.test.createUser(`Owner ${owners}`);
     const api = h.client(user.token);
-    const org = (await h.test.request("POST", "/orgs", { token: user.token, body: { title: "Org" } })).body
-      .id;
+    const org = (await h.test.as(user).createOrganization({ body: { title: "Org" } })).id;
     const { data: space } = await api.orgs.createSpace(org, { title: "Docs" });
     const write = async (method: string, path: string, body?: object) => {
       const answer = await h.test.request(method, `/spaces/${space.id}${path}`, {

@@ -19,14 +19,11 @@ describe.each(STORAGE_KINDS)("conformance: collections (%s)", (kind) => {
   async function owner(name = "Owner") {
     organizations++;
     const user = await h.test.createUser(name, `${name.toLowerCase()}@org${organizations}.test`);
-    const created = await h.test.request("POST", "/orgs", {
-      token: user.token,
-      body: { title: `${name} Org` },
-    });
+    const created = await h.test.as(user).createOrganization({ body: { title: `${name} Org` } });
     return {
       user,
       api: h.client(user.token),
-      org: created.body.id as string,
+      org: created.id,
       domain: `org${organizations}.test`,
     };
   }
@@ -115,8 +112,7 @@ describe.each(STORAGE_KINDS)("conformance: collections (%s)", (kind) => {
   it("transfers root collections between organizations", async () => {
     const source = await owner("Mover");
     const { data: target } = await source.api.orgs.getOrganizationById(
-      (await h.test.request("POST", "/orgs", { token: source.user.token, body: { title: "Target" } })).body
-        .id,
+      (await h.test.as(source.user).createOrganization({ body: { title: "Target" } })).id,
     );
     const { data: top } = await source.api.orgs.createCollection(source.org, { title: "Top" });
     const { data: inner } = await source.api.orgs.createCollection(source.org, {

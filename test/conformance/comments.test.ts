@@ -66,11 +66,10 @@ describe.each(STORAGE_KINDS)("conformance: comments (%s)", (kind) => {
     owners++;
     const owner = await h.test.createUser(`Owner ${owners}`, `owner-${owners}-${kind}@acme.test`);
     const api = h.client(owner.token);
-    const org = (await h.test.request("POST", "/orgs", { token: owner.token, body: { title: "Org" } })).body
-      .id;
+    const org = (await h.test.as(owner).createOrganization({ body: { title: "Org" } })).id;
     const { data: space } = await api.orgs.createSpace(org, { title: "Docs" });
-    const page = await h.test.request("POST", `/spaces/${space.id}/content/pages`, {
-      token: owner.token,
+    const page = await h.test.as(owner).createPage({
+      spaceId: space.id,
       body: { title: "Intro", markdown: "Hello" },
     });
     const { data: cr } = await api.spaces.createChangeRequest(space.id, { subject: "Edit" });
@@ -79,13 +78,13 @@ describe.each(STORAGE_KINDS)("conformance: comments (%s)", (kind) => {
       const user = await h.test.createUser(`${role} ${owners}`, email);
       await api.orgs.inviteUsersToOrganization(org, { emails: [email], role });
       // Accepting is a docsbase extension, outside the official client.
-      const [invite] = (await h.test.request("GET", "/user/invites", { token: user.token })).body.items;
-      await h.test.request("POST", `/user/invites/${invite.id}/accept`, { token: user.token });
+      const [invite] = (await h.test.as(user).listUserInvites()).items;
+      await h.test.as(user).acceptUserInvite({ invitationId: invite!.id });
       return { ...user, api: h.client(user.token) };
     };
     const commenter = await join(MemberRole.Comment);
     const reader = await join(MemberRole.Read);
-    return { owner, api, space, page: page.body.id as string, cr, commenter, reader };
+    return { owner, api, space, page: page.id, cr, commenter, reader };
   }
 
   it.each(["space", "change request"])("runs every %s comment operation", async (which) => {

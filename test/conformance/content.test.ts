@@ -19,19 +19,22 @@ describe.each(STORAGE_KINDS)("conformance: space and revision content (%s)", (ki
 
   it("reads the current content and an older revision through the official client", async () => {
     const owner = await h.test.createUser("Writer");
-    const org = (await h.test.request("POST", "/orgs", { token: owner.token, body: { title: "Docs Inc" } }))
-      .body.id;
-    const space = (
-      await h.test.request("POST", `/orgs/${org}/spaces`, { token: owner.token, body: { title: "Guide" } })
-    ).body.id as string;
-    const write = (path: string, body: unknown, method = "POST") =>
-      h.test.request(method, `/spaces/${space}/content${path}`, { token: owner.token, body });
-    const intro = (
-      await write("/pages", { title: "Introduction", markdown: "# Welcome\n\nHello **world**." })
-    ).body;
-    const child = (await write("/pages", { title: "Install", parent: intro.id, markdown: "Run `npm i`." }))
-      .body;
-    const file = (await write("/files", { name: "pixel.png", contentType: "image/png", data: PNG })).body;
+    const org = (await h.test.as(owner).createOrganization({ body: { title: "Docs Inc" } })).id;
+    // Content writes are docsbase's own operations, outside the official client.
+    const writer = h.test.as(owner);
+    const space = (await writer.createSpace({ organizationId: org, body: { title: "Guide" } })).id;
+    const intro = await writer.createPage({
+      spaceId: space,
+      body: { title: "Introduction", markdown: "# Welcome\n\nHello **world**." },
+    });
+    const child = await writer.createPage({
+      spaceId: space,
+      body: { title: "Install", parent: intro.id, markdown: "Run `npm i`." },
+    });
+    const file = await writer.uploadFile({
+      spaceId: space,
+      body: { name: "pixel.png", contentType: "image/png", data: PNG },
+    });
     const api = h.client(owner.token);
 
     const { data: revision } = await api.spaces.getCurrentRevision(space);
@@ -52,7 +55,11 @@ describe.each(STORAGE_KINDS)("conformance: space and revision content (%s)", (ki
     expect(await statusOf(api.spaces.getPageByPath(space, "nowhere"))).toBe(404);
 
     const older = revision.id;
-    await write(`/page/${intro.id}`, { title: "Intro", markdown: "Changed." }, "PATCH");
+    await writer.updatePage({
+      spaceId: space,
+      pageId: intro.id,
+      body: { title: "Intro", markdown: "Changed." },
+    });
     const { data: oldRevision } = await api.spaces.getRevisionById(space, older);
     expect(oldRevision.pages[0]?.title).toBe("Introduction");
     const { data: oldTree } = await api.spaces.listPagesInRevisionById(space, older);

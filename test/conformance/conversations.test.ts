@@ -16,8 +16,7 @@ describe.each(STORAGE_KINDS)("conformance: conversations (%s)", (kind) => {
   it("ingests, analyses, clusters and reads conversations through the official client", async () => {
     const admin = await h.test.createUser("Admin", `admin-conversations-${kind}@acme.test`);
     const api = h.client(admin.token);
-    const org = (await h.test.request("POST", "/orgs", { token: admin.token, body: { title: "Acme" } })).body
-      .id as string;
+    const org = (await h.test.as(admin).createOrganization({ body: { title: "Acme" } })).id;
     const login = (id: string, body: string) => ({
       id,
       subject: "Cannot log in with SSO",
@@ -83,13 +82,13 @@ describe.each(STORAGE_KINDS)("conformance: conversations (%s)", (kind) => {
     expect((issue.issue as { impact?: string }).impact).toBe("high");
     expect(await statusOf(api.orgs.getConversationIssueById(org, "missing"))).toBe(404);
 
-    // Muting is docsbase's own operation (the reference has none), so it goes over plain HTTP.
-    const muted = await h.test.request("PATCH", `/orgs/${org}/conversations-clusters/${logins!.id}`, {
-      token: admin.token,
+    // Muting is docsbase's own operation (the reference has none): the typed client has it.
+    const muted = await h.test.as(admin).updateConversationsIssuesCluster({
+      organizationId: org,
+      clusterId: logins!.id,
       body: { muted: true },
     });
-    expect(muted.status).toBe(200);
-    expect(muted.body.muted).toBe(true);
+    expect(muted.muted).toBe(true);
 
     expect(await statusOf(api.orgs.ingestConversation(org, { id: "", parts: [] }))).toBe(400);
     const reader = await h.test.createUser("Reader", `reader-conversations-${kind}@acme.test`);

@@ -17,8 +17,7 @@ describe.each(STORAGE_KINDS)("conformance: integrations (%s)", (kind) => {
   async function developer(name: string) {
     const user = await h.test.createUser(name, `${name}-${kind}@integrations.test`);
     const api = h.client(user.token);
-    const org = (await h.test.request("POST", "/orgs", { token: user.token, body: { title: name } })).body
-      .id as string;
+    const org = (await h.test.as(user).createOrganization({ body: { title: name } })).id;
     const { data: space } = await api.orgs.createSpace(org, { title: "Guide" });
     const { data: site } = await api.orgs.createSite(org, { title: "Docs" });
     return { api, org, space: space.id, site: site.id };

@@ -20,8 +20,7 @@ describe.each(STORAGE_KINDS)("conformance: members and invites (%s)", (kind) => 
     const admin = await h.test.createUser("Ada Admin", `ada-${kind}@acme.test`);
     const bob = await h.test.createUser("Bob Builder", `bob-${kind}@acme.test`);
     const carol = await h.test.createUser("Carol", `carol-${kind}@acme.test`);
-    const created = await h.test.request("POST", "/orgs", { token: admin.token, body: { title: "Acme" } });
-    const org: string = created.body.id;
+    const org = (await h.test.as(admin).createOrganization({ body: { title: "Acme" } })).id;
     const api = h.client(admin.token);
 
     const { data: invited } = await api.orgs.inviteUsersToOrganization(org, {
@@ -35,9 +34,9 @@ describe.each(STORAGE_KINDS)("conformance: members and invites (%s)", (kind) => 
     expect(await statusOf(api.orgs.inviteUsersToOrganization(org, { emails: ["not an email"] }))).toBe(400);
     expect((await api.orgs.listMembersInOrganizationById(org)).data.count).toBe(1);
     // Accepting is a docsbase extension, outside the official client.
-    for (const { token } of [bob, carol]) {
-      const [invite] = (await h.test.request("GET", "/user/invites", { token })).body.items;
-      expect((await h.test.request("POST", `/user/invites/${invite.id}/accept`, { token })).status).toBe(200);
+    for (const user of [bob, carol]) {
+      const [invite] = (await h.test.as(user).listUserInvites()).items;
+      await h.test.as(user).acceptUserInvite({ invitationId: invite!.id });
     }
 
     const { data: list } = await api.orgs.listMembersInOrganizationById(org, { order: "asc" });
@@ -71,13 +70,12 @@ describe.each(STORAGE_KINDS)("conformance: members and invites (%s)", (kind) => 
       await statusOf(api.orgs.updateMemberInOrganizationById(org, admin.id, { role: MemberRole.Read })),
     ).toBe(409);
 
-    const team = await h.test.request("PUT", `/orgs/${org}/teams`, {
-      token: admin.token,
-      body: { title: "Writers", members: [bob.id] },
-    });
+    const team = await h.test
+      .as(admin)
+      .createOrganizationTeam({ organizationId: org, body: { title: "Writers", members: [bob.id] } });
     const { data: teams } = await api.orgs.listTeamsForOrganizationMember(org, bob.id);
     expect(teams.items).toEqual([
-      { team: expect.objectContaining({ id: team.body.id }), member: { role: TeamMemberRole.Member } },
+      { team: expect.objectContaining({ id: team.id }), member: { role: TeamMemberRole.Member } },
     ]);
 
     expect((await api.orgs.removeMemberFromOrganizationById(org, bob.id)).status).toBe(205);
@@ -90,8 +88,7 @@ describe.each(STORAGE_KINDS)("conformance: members and invites (%s)", (kind) => 
   it("creates, reads, updates, deletes and joins through invite links", async () => {
     const admin = await h.test.createUser("Link Admin", `links-${kind}@acme.test`);
     const joiner = await h.test.createUser("Joiner", `joiner-${kind}@elsewhere.test`);
-    const created = await h.test.request("POST", "/orgs", { token: admin.token, body: { title: "Links" } });
-    const org: string = created.body.id;
+    const org = (await h.test.as(admin).createOrganization({ body: { title: "Links" } })).id;
     const api = h.client(admin.token);
 
     const { data: invite, status } = await api.orgs.createOrganizationInvite(org, {

@@ -28,8 +28,7 @@ describe.each(STORAGE_KINDS)("conformance: OpenAPI specs (%s)", (kind) => {
   it("creates, processes, versions, publishes and deletes specs", async () => {
     const user = await h.test.createUser("Owner", `owner-${kind}@openapi.test`);
     const api = h.client(user.token);
-    const org = (await h.test.request("POST", "/orgs", { token: user.token, body: { title: "Acme" } })).body
-      .id as string;
+    const org = (await h.test.as(user).createOrganization({ body: { title: "Acme" } })).id;
 
     const {
       data: created,

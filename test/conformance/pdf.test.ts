@@ -15,14 +15,13 @@ describe.each(STORAGE_KINDS)("conformance: change request PDF (%s)", (kind) => {
 
   it("answers a URL that serves a PDF", async () => {
     const owner = await h.test.createUser("Author");
-    const org = (await h.test.request("POST", "/orgs", { token: owner.token, body: { title: "Printers" } }))
-      .body.id;
-    const space = (await h.test.request("POST", `/orgs/${org}/spaces`, { token: owner.token, body: {} })).body
-      .id;
+    const org = (await h.test.as(owner).createOrganization({ body: { title: "Printers" } })).id;
+    const space = (await h.test.as(owner).createSpace({ organizationId: org, body: {} })).id;
     const api = h.client(owner.token);
     const { data: changeRequest } = await api.spaces.createChangeRequest(space, { subject: "Print me" });
-    await h.test.request("POST", `/spaces/${space}/change-requests/${changeRequest.id}/content/pages`, {
-      token: owner.token,
+    await h.test.as(owner).createPageInChangeRequest({
+      spaceId: space,
+      changeRequestId: changeRequest.id,
       body: { title: "Printed page", markdown: "Some text." },
     });
     const { data } = await api.spaces.getChangeRequestPdf(space, String(changeRequest.number));

@@ -21,14 +21,10 @@ describe.each(STORAGE_KINDS)("conformance: published sites (%s)", (kind) => {
     organizations++;
     const user = await h.test.createUser("Owner", `owner-${organizations}-${kind}@published.test`);
     const api = h.client(user.token);
-    const org = (await h.test.request("POST", "/orgs", { token: user.token, body: { title: "Publisher" } }))
-      .body.id as string;
+    const org = (await h.test.as(user).createOrganization({ body: { title: "Publisher" } })).id;
     const { data: docs } = await api.orgs.createSpace(org, { title: "Docs" });
     const { data: reference } = await api.orgs.createSpace(org, { title: "Reference" });
-    await h.test.request("POST", `/spaces/${docs.id}/content/pages`, {
-      token: user.token,
-      body: { title: "Intro", markdown: "Hello" },
-    });
+    await h.test.as(user).createPage({ spaceId: docs.id, body: { title: "Intro", markdown: "Hello" } });
     const { data: site } = await api.orgs.createSite(org, {
       title: "Handbook",
       spaces: [docs.id, reference.id],

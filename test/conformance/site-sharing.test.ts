@@ -20,8 +20,7 @@ describe.each(STORAGE_KINDS)("conformance: site sharing (%s)", (kind) => {
     organizations++;
     const user = await h.test.createUser("Owner", `owner-${organizations}-${kind}@sharing.test`);
     const api = h.client(user.token);
-    const org = (await h.test.request("POST", "/orgs", { token: user.token, body: { title: "Publisher" } }))
-      .body.id as string;
+    const org = (await h.test.as(user).createOrganization({ body: { title: "Publisher" } })).id;
     const { data: site } = await api.orgs.createSite(org, {
       title: "Handbook",
       visibility: visibility as never,

@@ -20,8 +20,7 @@ describe.each(STORAGE_KINDS)("conformance: site structure (%s)", (kind) => {
     organizations++;
     const user = await h.test.createUser("Owner", `owner-${organizations}-${kind}@structure.test`);
     const api = h.client(user.token);
-    const org = (await h.test.request("POST", "/orgs", { token: user.token, body: { title: "Publisher" } }))
-      .body.id as string;
+    const org = (await h.test.as(user).createOrganization({ body: { title: "Publisher" } })).id;
     const spaces: string[] = [];
     for (const title of titles) spaces.push((await api.orgs.createSpace(org, { title })).data.id);
     const { data: site } = await api.orgs.createSite(org, { title: "Handbook", spaces: spaces.slice(0, 2) });

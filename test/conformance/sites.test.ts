@@ -20,8 +20,7 @@ describe.each(STORAGE_KINDS)("conformance: sites (%s)", (kind) => {
     organizations++;
     const user = await h.test.createUser("Owner", `owner-${organizations}-${kind}@sites.test`);
     const api = h.client(user.token);
-    const org = (await h.test.request("POST", "/orgs", { token: user.token, body: { title: "Publisher" } }))
-      .body.id as string;
+    const org = (await h.test.as(user).createOrganization({ body: { title: "Publisher" } })).id;
     const { data: docs } = await api.orgs.createSpace(org, { title: "Docs" });
     const { data: api2 } = await api.orgs.createSpace(org, { title: "API Reference" });
     return { api, org, spaces: [docs.id, api2.id] as const };

@@ -21,11 +21,8 @@ describe.each(STORAGE_KINDS)("conformance: spaces (%s)", (kind) => {
     organizations++;
     const domain = `spaces${organizations}.test`;
     const user = await h.test.createUser(name, `${name.toLowerCase()}@${domain}`);
-    const created = await h.test.request("POST", "/orgs", {
-      token: user.token,
-      body: { title: `${name} Org` },
-    });
-    return { user, api: h.client(user.token), org: created.body.id as string, domain };
+    const created = await h.test.as(user).createOrganization({ body: { title: `${name} Org` } });
+    return { user, api: h.client(user.token), org: created.id, domain };
   }
 
   it("creates, reads, lists and updates spaces", async () => {
@@ -131,8 +128,7 @@ describe.each(STORAGE_KINDS)("conformance: spaces (%s)", (kind) => {
 
   it("transfers root spaces between organizations", async () => {
     const { api, org, user } = await owner();
-    const target = (await h.test.request("POST", "/orgs", { token: user.token, body: { title: "Target" } }))
-      .body.id;
+    const target = (await h.test.as(user).createOrganization({ body: { title: "Target" } })).id;
     const { data: box } = await api.orgs.createCollection(org, { title: "Box" });
     const { data: root } = await api.orgs.createSpace(org, { title: "Root" });
     const { data: nested } = await api.orgs.createSpace(org, { title: "Nested", parent: box.id });

@@ -32,15 +32,14 @@ describe.each(STORAGE_KINDS)("conformance: SAML single sign-on (%s)", (kind) => 
   it("manages SAML providers and lists the active ones as sign-in choices", async () => {
     const admin = await h.test.createUser("Admin", `sso-admin-${kind}@acme.test`);
     const writer = await h.test.createUser("Writer", `sso-writer-${kind}@acme.test`);
-    const org = (await h.test.request("POST", "/orgs", { token: admin.token, body: { title: "SSO" } })).body
-      .id as string;
+    const org = (await h.test.as(admin).createOrganization({ body: { title: "SSO" } })).id;
     const api = h.client(admin.token);
     await api.orgs.inviteUsersToOrganization(org, {
       emails: [`sso-writer-${kind}@acme.test`],
       role: MemberRole.Create,
     });
-    const [invite] = (await h.test.request("GET", "/user/invites", { token: writer.token })).body.items;
-    await h.test.request("POST", `/user/invites/${invite.id}/accept`, { token: writer.token });
+    const [invite] = (await h.test.as(writer).listUserInvites()).items;
+    await h.test.as(writer).acceptUserInvite({ invitationId: invite!.id });
     const { data: team } = await api.orgs.createOrganizationTeam(org, { title: "Engineering" });
 
     const {
@@ -124,8 +123,7 @@ describe.each(STORAGE_KINDS)("conformance: SAML single sign-on (%s)", (kind) => 
 it("runs the worked example of docs/sso.md", async () => {
   const test = await createTestDocsbase({ clock: () => new Date("2025-06-01T00:00:00Z") });
   const admin = await test.createUser("Admin", "admin@acme.example");
-  const org = (await test.request("POST", "/orgs", { token: admin.token, body: { title: "Acme" } })).body
-    .id as string;
+  const org = (await test.as(admin).createOrganization({ body: { title: "Acme" } })).id;
   const { certificate } = await makeTestCertificate({
     notBefore: new Date("2025-01-01T00:00:00Z"),
     notAfter: new Date("2027-01-01T00:00:00Z"),

@@ -19,17 +19,16 @@ describe.each(STORAGE_KINDS)("conformance: teams (%s)", (kind) => {
     const admin = await h.test.createUser("Admin", `team-admin-${kind}@acme.test`);
     const owner = await h.test.createUser("Owner", `team-owner-${kind}@acme.test`);
     const writer = await h.test.createUser("Writer", `team-writer-${kind}@acme.test`);
-    const created = await h.test.request("POST", "/orgs", { token: admin.token, body: { title: "Teams" } });
-    const org: string = created.body.id;
+    const org = (await h.test.as(admin).createOrganization({ body: { title: "Teams" } })).id;
     const api = h.client(admin.token);
     await api.orgs.inviteUsersToOrganization(org, {
       emails: [`team-owner-${kind}@acme.test`, `team-writer-${kind}@acme.test`],
       role: MemberRole.Read,
     });
     // Accepting is a docsbase extension, outside the official client.
-    for (const { token } of [owner, writer]) {
-      const [invite] = (await h.test.request("GET", "/user/invites", { token })).body.items;
-      await h.test.request("POST", `/user/invites/${invite.id}/accept`, { token });
+    for (const user of [owner, writer]) {
+      const [invite] = (await h.test.as(user).listUserInvites()).items;
+      await h.test.as(user).acceptUserInvite({ invitationId: invite!.id });
     }
 
     const { data: team, status } = await api.orgs.createOrganizationTeam(org, {

@@ -20,11 +20,10 @@ describe.each(STORAGE_KINDS)("conformance: translations (%s)", (kind) => {
   it("creates, runs, lists, updates and deletes translations", async () => {
     const user = await h.test.createUser("Owner", `owner-${kind}@translations.test`);
     const api = h.client(user.token);
-    const org = (await h.test.request("POST", "/orgs", { token: user.token, body: { title: "Acme" } })).body
-      .id as string;
+    const org = (await h.test.as(user).createOrganization({ body: { title: "Acme" } })).id;
     const { data: space } = await api.orgs.createSpace(org, { title: "Guide", language: "en" as never });
-    await h.test.request("POST", `/spaces/${space.id}/content/pages`, {
-      token: user.token,
+    await h.test.as(user).createPage({
+      spaceId: space.id,
       body: { title: "Welcome", markdown: "Read `the code` at https://example.com today." },
     });
 
@@ -44,14 +43,14 @@ describe.each(STORAGE_KINDS)("conformance: translations (%s)", (kind) => {
     const { data: translation } = await api.orgs.getTranslation(org, created.id);
     expect(translation.status).toBe("completed");
     expect(translation.stats).toMatchObject({ runs: 1, totalPages: 1, latestPages: 1 });
-    const pages = (
-      await h.test.request("GET", `/spaces/${translation.result!.space}/content`, { token: user.token })
-    ).body.pages;
-    expect(pages[0].title).toBe("fr: WELCOME");
+    const {
+      data: { pages },
+    } = await api.spaces.getCurrentRevision(translation.result!.space);
+    expect(pages[0]!.title).toBe("fr: WELCOME");
     const { data: markdown } = await api.spaces.getPageInRevisionById(
       translation.result!.space,
       translation.result!.revision,
-      pages[0].id,
+      pages[0]!.id,
       { format: "markdown" },
     );
     expect(JSON.stringify(markdown)).toContain("fr: READ `the code` fr: AT https://example.com fr: TODAY.");

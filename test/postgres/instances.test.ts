@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresStorage } from "../../src/adapters/postgres/index.js";
 import { DEFAULT_TOKEN_CACHE } from "../../src/core/users/token-cache.js";
-import { createTestDocsbase, type TestDocsbase } from "../../src/testing/double.js";
+import { createTestDocsbase, type TestClient, type TestDocsbase } from "../../src/testing/double.js";
 import { freshDatabase } from "../support/postgres.js";
 
 /**
@@ -33,50 +33,46 @@ describe("two instances on one PostgreSQL database", () => {
 
   it("sees the other instance's edits through its caches", async () => {
     const owner = await a.createUser("Owner", "owner@instances.test");
-    const on = (instance: TestDocsbase) => (method: string, path: string, body?: unknown) =>
-      instance.request(method, path, { token: owner.token, ...(body !== undefined ? { body } : {}) });
-    const [onA, onB] = [on(a), on(b)];
-    const org = (await onA("POST", "/orgs", { title: "Shared" })).body.id as string;
-    const space = (await onA("POST", `/orgs/${org}/spaces`, { title: "Manual" })).body.id as string;
-    const page = (
-      await onA("POST", `/spaces/${space}/content/pages`, {
-        title: "Guide",
-        markdown: "The zebra lives here. See [the reference](reference.md).",
+    const [onA, onB] = [a.as(owner), b.as(owner)];
+    const org = (await onA.createOrganization({ body: { title: "Shared" } })).id;
+    const spaceId = (await onA.createSpace({ organizationId: org, body: { title: "Manual" } })).id;
+    const pageId = (
+      await onA.createPage({
+        spaceId,
+        body: { title: "Guide", markdown: "The zebra lives here. See [the reference](reference.md)." },
       })
-    ).body.id as string;
-    await onA("POST", `/spaces/${space}/content/pages`, { title: "Reference", markdown: "Facts." });
+    ).id;
+    await onA.createPage({ spaceId, body: { title: "Reference", markdown: "Facts." } });
 
     // Instance A reads everything once, filling its caches for the current revision.
-    const search = async (on: typeof onA, query: string) =>
-      (await on("GET", `/spaces/${space}/search?query=${query}`)).body.count as number;
+    const search = async (on: TestClient, query: string) =>
+      (await on.searchSpaceContent({ spaceId, query })).count;
     expect(await search(onA, "zebra")).toBe(1);
-    const links = async (on: typeof onA) =>
-      ((await on("GET", `/spaces/${space}/links`)).body.items as { status: string }[]).map((l) => l.status);
+    const links = async (on: TestClient) => (await on.listSpaceLinks({ spaceId })).items.map((l) => l.status);
     expect(await links(onA)).toEqual(["ok"]);
-    const markdown = async (on: typeof onA) =>
-      (await on("GET", `/spaces/${space}/content/page/${page}?format=markdown`)).body.markdown as string;
+    const markdown = async (on: TestClient) =>
+      (await on.getPageById({ spaceId, pageId, format: "markdown" })).markdown;
     expect(await markdown(onA)).toContain("zebra");
 
     // Instance B edits the page; A must answer from the new revision, not from what it cached.
-    const edited = await onB("PATCH", `/spaces/${space}/content/page/${page}`, {
-      markdown: "The okapi lives here. See [nothing](missing.md).",
+    await onB.updatePage({
+      spaceId,
+      pageId,
+      body: { markdown: "The okapi lives here. See [nothing](missing.md)." },
     });
-    expect(edited.status).toBe(200);
     expect(await search(onA, "okapi")).toBe(1);
     expect(await search(onA, "zebra")).toBe(0);
     expect(await links(onA)).toEqual(["broken"]);
     expect(await markdown(onA)).toContain("okapi");
 
     // Comments: A renders one as a document, B edits it, A renders the new text.
-    const comment = (await onA("POST", `/spaces/${space}/comments`, { body: { markdown: "First thought" } }))
-      .body.id as string;
-    const rendered = async (on: typeof onA) =>
-      JSON.stringify((await on("GET", `/spaces/${space}/comments/${comment}?format=document`)).body.body);
+    const commentId = (
+      await onA.postCommentInSpace({ spaceId, body: { body: { markdown: "First thought" } } })
+    ).id;
+    const rendered = async (on: TestClient) =>
+      JSON.stringify((await on.getCommentInSpace({ spaceId, commentId, format: "document" })).body);
     expect(await rendered(onA)).toContain("First thought");
-    expect(
-      (await onB("PUT", `/spaces/${space}/comments/${comment}`, { body: { markdown: "Second thought" } }))
-        .status,
-    ).toBe(200);
+    await onB.updateCommentInSpace({ spaceId, commentId, body: { body: { markdown: "Second thought" } } });
     expect(await rendered(onA)).toContain("Second thought");
   });
 
@@ -86,13 +82,9 @@ describe("two instances on one PostgreSQL database", () => {
     expect((await whoami(a)).status).toBe(200);
     // The first use was recorded (a write on A, which let A's cache drop the token): now A caches it.
     expect((await whoami(a)).status).toBe(200);
-    const tokens = await b.request("GET", `/users/${user.id}/tokens`, { token: user.token });
-    expect(tokens.status).toBe(200);
-    for (const token of tokens.body.items as { id: string }[]) {
-      expect(
-        (await b.request("DELETE", `/users/${user.id}/tokens/${token.id}`, { token: b.operatorToken }))
-          .status,
-      ).toBeLessThan(300);
+    const tokens = await b.as(user).listUserTokens({ userId: user.id });
+    for (const token of tokens.items) {
+      await b.as(b.operatorToken).deleteUserToken({ userId: user.id, tokenId: token.id });
     }
     // A may still have it cached (for up to the cache's lifetime: how long that is in real time
     // depends on the machine, so it is not asserted); once that lifetime has passed, A refuses it.

@@ -1,5 +1,7 @@
 import { expect } from "vitest";
+import { isDocsbaseError } from "../../src/core/shared/errors.js";
 import { MAX_ID_LENGTH } from "../../src/core/shared/schema.js";
+import { STATUS_OF } from "../../src/http/status.js";
 
 /**
  * Helpers of the input-limit tests (docs/api.md, "Limits"): each folder's `limits.test.ts` sends
@@ -15,6 +17,20 @@ interface Answer {
   readonly status: number;
   // Bodies are whatever the test expects, as in the test double.
   readonly body: any;
+}
+
+/**
+ * A typed client call's outcome as the HTTP answer it stands for, so that the helpers below take
+ * both: a refusal's status and error body (from its `DocsbaseError`), or 200 and the result.
+ */
+export async function answerOf(call: Promise<unknown>): Promise<Answer> {
+  try {
+    return { status: 200, body: await call };
+  } catch (error) {
+    if (!isDocsbaseError(error)) throw error;
+    const status = STATUS_OF[error.code];
+    return { status, body: { error: { code: status, message: error.message } } };
+  }
 }
 
 /** Asserts a 400 whose message names `field` (`body.logo`, `path.spaceId`, `query.page`...). */

@@ -1,10 +1,13 @@
-import { inject } from "vitest";
+import { inject, type ProvidedContext } from "vitest";
 import { createDatabase } from "./postgres-server.js";
 import "./postgres-setup.js";
 
 /** The URL of the run's PostgreSQL server (its `postgres` database); throws why it is missing. */
 export function postgresUrl(): string {
-  const provided = inject("postgres");
+  // Only the `postgres` project of vitest.config.ts starts the server and provides this.
+  const provided: ProvidedContext["postgres"] | undefined = inject("postgres");
+  if (!provided)
+    throw new Error("No PostgreSQL server in this run: the file belongs in the postgres project");
   if ("error" in provided) throw new Error(`PostgreSQL could not be started: ${provided.error}`);
   return provided.url;
 }

@@ -1,16 +1,58 @@
 import { memoryStorage } from "../../src/adapters/memory/index.js";
 import { storageSchema } from "../../src/core/operations.js";
 import type { Role } from "../../src/core/shared/roles.js";
-import type { Table } from "../../src/core/storage/port.js";
-import { createTestDocsbase } from "../../src/testing/double.js";
+import type { Storage, Table } from "../../src/core/storage/port.js";
+import { createTestDocsbase, type TestClient, type TestDocsbase } from "../../src/testing/double.js";
+
+/** An untyped HTTP request as one user, as `TestDocsbase.request` answers it. */
+export type Requester = <T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: T; headers: Headers }>;
+
+/** A user of the workspace: their HTTP requests, their id and their typed client. */
+export type WorkspaceUser = Requester & { userId: string; client: TestClient };
+
+/** What {@link createWorkspace} returns (written out: the typed clients are too large to infer). */
+export interface Workspace {
+  readonly test: TestDocsbase;
+  readonly storage: Storage;
+  readonly owner: { readonly id: string; readonly token: string };
+  /** The owner's HTTP requests. */
+  readonly api: Requester;
+  /** The owner's typed client. */
+  readonly client: TestClient;
+  as(token: string): Requester;
+  /** The owner's organization. */
+  readonly org: string;
+  /** Creates another organization of the owner's; its id. */
+  organization(title?: string): Promise<string>;
+  join(user: string, role: Role | null, inOrganization?: string): Promise<void>;
+  member(role: Role | null, inOrganization?: string): Promise<WorkspaceUser>;
+  /** A user who is a member of no organization of the workspace. */
+  readonly outsider: WorkspaceUser;
+  collection(body?: object, inOrganization?: string): Promise<string>;
+  space(body?: object, inOrganization?: string): Promise<string>;
+  titles(path: string): Promise<any[]>;
+  advance(ms: number): void;
+  stored<R extends object = Record<string, any>>(
+    table: Table<R> | string,
+    id: string,
+  ): Promise<R | undefined>;
+}
 
 /**
  * A test workspace: an in-memory docsbase with a movable clock, an organization owned by `api`'s
  * user, and helpers to add members with a role and to create content. Members are added through
  * the API (`inviteUsersToOrganization`, then `acceptUserInvite` as the user), so fixtures exercise
  * the same code as users do.
+ *
+ * `client` is the owner's typed client (`test.as`); each `member(role)` and `outsider` carries
+ * its own as `.client`. `api` and the members' request functions send untyped HTTP requests, for
+ * what only HTTP shows.
  */
-export async function createWorkspace() {
+export async function createWorkspace(): Promise<Workspace> {
   let now = new Date("2025-01-01T00:00:00.000Z");
   const storage = memoryStorage();
   const test = await createTestDocsbase({ storage, clock: () => now });
@@ -20,6 +62,7 @@ export async function createWorkspace() {
       test.request<T>(method, path, { token, ...(body !== undefined ? { body } : {}) });
   const owner = await test.createUser("Owner");
   const api = as(owner.token);
+  const client = test.as(owner);
   const organization = async (title = "Acme") => (await api("POST", "/orgs", { title })).body.id as string;
   const org = await organization();
 
@@ -39,12 +82,16 @@ export async function createWorkspace() {
     if (updated.status !== 200) throw new Error(`could not set role: ${JSON.stringify(updated.body)}`);
   }
   /** A new user who is a member with `role`, as a request function carrying `userId`. */
-  async function member(role: Role | null, inOrganization = org) {
+  async function member(role: Role | null, inOrganization = org): Promise<WorkspaceUser> {
     const user = await test.createUser(`Member (${role})`);
     await join(user.id, role, inOrganization);
-    return Object.assign(as(user.token), { userId: user.id });
+    return Object.assign(as(user.token), { userId: user.id, client: test.as(user) });
   }
-  const outsider = as((await test.createUser("Outsider")).token);
+  const outsiderUser = await test.createUser("Outsider");
+  const outsider = Object.assign(as(outsiderUser.token), {
+    userId: outsiderUser.id,
+    client: test.as(outsiderUser),
+  });
   const collection = async (body: object = {}, inOrganization = org) =>
     (await api("POST", `/orgs/${inOrganization}/collections`, body)).body.id as string;
   const space = async (body: object = {}, inOrganization = org) =>
@@ -61,6 +108,7 @@ export async function createWorkspace() {
     storage,
     owner,
     api,
+    client,
     as,
     org,
     organization,

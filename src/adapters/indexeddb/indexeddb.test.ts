@@ -285,32 +285,28 @@ describe("indexeddb adapter", () => {
   it("serves a whole docsbase: an organization, a space and a page, written and read back", async () => {
     const database = nextName();
     const test = await createTestDocsbase({ storage: indexedDbStorage({ name: database }) });
-    const org = await test.request("POST", "/orgs", { body: { title: "Acme" } });
-    expect(org.status).toBe(201);
-    const space = await test.request("POST", `/orgs/${org.body.id}/spaces`, { body: { title: "Handbook" } });
-    expect(space.status).toBe(201);
-    const page = await test.request("POST", `/spaces/${space.body.id}/content/pages`, {
+    const writer = test.as(test.operatorToken);
+    const org = await writer.createOrganization({ body: { title: "Acme" } });
+    const space = await writer.createSpace({ organizationId: org.id, body: { title: "Handbook" } });
+    const page = await writer.createPage({
+      spaceId: space.id,
       body: { title: "Welcome", markdown: "Hello from IndexedDB." },
     });
-    expect(page.status).toBe(201);
     await test.docsbase.close();
 
     const reopened = await createTestDocsbase({ storage: indexedDbStorage({ name: database }) });
     try {
-      expect((await reopened.request("GET", `/orgs/${org.body.id}`)).body).toMatchObject({ title: "Acme" });
-      expect((await reopened.request("GET", `/spaces/${space.body.id}`)).body).toMatchObject({
+      const reader = reopened.as(reopened.operatorToken);
+      expect(await reader.getOrganizationById({ organizationId: org.id })).toMatchObject({ title: "Acme" });
+      expect(await reader.getSpaceById({ spaceId: space.id })).toMatchObject({
         title: "Handbook",
-        organization: org.body.id,
+        organization: org.id,
       });
-      const read = await reopened.request(
-        "GET",
-        `/spaces/${space.body.id}/content/page/${page.body.id}?format=markdown`,
-      );
-      expect(read.status).toBe(200);
-      expect(read.body).toMatchObject({ id: page.body.id, title: "Welcome" });
-      expect(read.body.markdown).toContain("Hello from IndexedDB.");
-      const pages = await reopened.request("GET", `/spaces/${space.body.id}/content/pages`);
-      expect(pages.body.pages.map((p: { title: string }) => p.title)).toEqual(["Welcome"]);
+      const read = await reader.getPageById({ spaceId: space.id, pageId: page.id, format: "markdown" });
+      expect(read).toMatchObject({ id: page.id, title: "Welcome" });
+      expect(read.markdown).toContain("Hello from IndexedDB.");
+      const pages = await reader.listPages({ spaceId: space.id });
+      expect(pages.pages.map((p) => p.title)).toEqual(["Welcome"]);
     } finally {
       await reopened.docsbase.close();
     }

@@ -32,18 +32,17 @@ describe("positions", () => {
 
   it("keeps the order a model predicts through random moves of spaces and collections", async () => {
     const test = await createTestDocsbase();
-    const org = (await test.request("POST", "/orgs", { body: { title: "Acme" } })).body.id;
+    const operator = test.as(test.operatorToken);
+    const organizationId = (await operator.createOrganization({ body: { title: "Acme" } })).id;
     const model: { kind: "space" | "collection"; id: string }[] = [];
     for (let i = 0; i < 8; i++) {
       const kind = i % 3 === 0 ? "collection" : "space";
-      const created = await test.request(
-        "POST",
-        `/orgs/${org}/${kind === "space" ? "spaces" : "collections"}`,
-        {
-          body: { title: `${kind} ${i}` },
-        },
-      );
-      model.push({ kind, id: created.body.id });
+      const body = { title: `${kind} ${i}` };
+      const created =
+        kind === "space"
+          ? await operator.createSpace({ organizationId, body })
+          : await operator.createCollection({ organizationId, body });
+      model.push({ kind, id: created.id });
     }
     // A fixed-seed generator keeps the test reproducible.
     let seed = 42;
@@ -56,21 +55,27 @@ describe("positions", () => {
       const others = model.filter((other) => other !== item);
       const target = others[random(others.length)]!;
       const where = random(2) === 0 ? "before" : "after";
-      const path = item.kind === "space" ? `/spaces/${item.id}/move` : `/collections/${item.id}/move`;
-      const response = await test.request("POST", path, {
-        body: { position: { [where]: { type: target.kind, [target.kind]: target.id } } },
-      });
+      const anchor =
+        target.kind === "space"
+          ? { type: "space" as const, space: target.id }
+          : { type: "collection" as const, collection: target.id };
+      const position = where === "before" ? { before: anchor } : { after: anchor };
+      const move =
+        item.kind === "space"
+          ? operator.moveSpace({ spaceId: item.id, body: { position } })
+          : operator.moveCollection({ collectionId: item.id, body: { position } });
       const expected = [...others];
       expected.splice(others.indexOf(target) + (where === "after" ? 1 : 0), 0, item);
       const unchanged = expected.every((entry, index) => entry === model[index]);
-      expect(response.status).toBe(unchanged ? 409 : 200);
+      if (unchanged) await expect(move).rejects.toMatchObject({ code: "conflict" });
+      else await move;
       model.splice(0, model.length, ...expected);
-      const spaces = await test.request("GET", `/orgs/${org}/spaces`);
-      const collections = await test.request("GET", `/orgs/${org}/collections`);
-      expect(spaces.body.items.map((space: { id: string }) => space.id)).toEqual(
+      const spaces = await operator.listSpacesInOrganizationById({ organizationId });
+      const collections = await operator.listCollectionsInOrganizationById({ organizationId });
+      expect(spaces.items.map((space) => space.id)).toEqual(
         model.filter((entry) => entry.kind === "space").map((entry) => entry.id),
       );
-      expect(collections.body.items.map((entry: { id: string }) => entry.id)).toEqual(
+      expect(collections.items.map((entry) => entry.id)).toEqual(
         model.filter((entry) => entry.kind === "collection").map((entry) => entry.id),
       );
     }

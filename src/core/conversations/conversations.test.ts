@@ -11,11 +11,11 @@ const sso = (id: string, extra: object = {}) => ({
   subject: "SSO login fails",
   parts: [
     {
-      type: "message",
-      role: "user",
+      type: "message" as const,
+      role: "user" as const,
       body: "Our SAML single sign-on login fails with an invalid assertion error.",
     },
-    { type: "message", role: "team-member", body: "Thanks, we are looking into it." },
+    { type: "message" as const, role: "team-member" as const, body: "Thanks, we are looking into it." },
   ],
   ...extra,
 });
@@ -130,28 +130,32 @@ describe("conversations", () => {
 
   it("gates ingestion by ingestConversations, reading by membership, and muting by admin", async () => {
     const w = await setup();
-    await w.api("POST", `${w.base}/conversations`, sso("c-1"));
+    const organizationId = w.org;
+    await w.client.ingestConversation({ organizationId, body: sso("c-1") });
     await w.run();
-    const cluster = (await w.api("GET", `${w.base}/conversations-clusters`)).body.items[0].id;
-    const editor = await w.member("edit");
-    expect((await editor("POST", `${w.base}/conversations`, sso("c-2"))).status).toBe(403);
-    expect((await editor("GET", `${w.base}/conversations`)).status).toBe(200);
-    expect(
-      (await editor("PATCH", `${w.base}/conversations-clusters/${cluster}`, { muted: true })).status,
-    ).toBe(403);
-    const guest = await w.member(null);
-    expect((await guest("GET", `${w.base}/conversations`)).status).toBe(404);
-    const stranger = await w.test.createUser("Stranger");
-    expect((await w.test.request("GET", `${w.base}/conversations`, { token: stranger.token })).status).toBe(
-      404,
-    );
-    expect(
-      (await w.test.request("POST", `${w.base}/conversations`, { token: stranger.token, body: sso("x") }))
-        .status,
-    ).toBe(404);
-    const muted = await w.api("PATCH", `${w.base}/conversations-clusters/${cluster}`, { muted: true });
-    expect(muted.body.muted).toBe(true);
-    expect((await w.api("GET", `${w.base}/conversations`)).body.count).toBe(1);
+    const clusterId = (await w.client.listConversationsIssuesClusters({ organizationId })).items[0]!.id;
+    const editor = (await w.member("edit")).client;
+    await expect(editor.ingestConversation({ organizationId, body: sso("c-2") })).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    await editor.listConversations({ organizationId });
+    await expect(
+      editor.updateConversationsIssuesCluster({ organizationId, clusterId, body: { muted: true } }),
+    ).rejects.toMatchObject({ code: "forbidden" });
+    const guest = (await w.member(null)).client;
+    await expect(guest.listConversations({ organizationId })).rejects.toMatchObject({ code: "not_found" });
+    const stranger = w.test.as(await w.test.createUser("Stranger"));
+    await expect(stranger.listConversations({ organizationId })).rejects.toMatchObject({ code: "not_found" });
+    await expect(stranger.ingestConversation({ organizationId, body: sso("x") })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    const muted = await w.client.updateConversationsIssuesCluster({
+      organizationId,
+      clusterId,
+      body: { muted: true },
+    });
+    expect(muted.muted).toBe(true);
+    expect((await w.client.listConversations({ organizationId })).count).toBe(1);
   });
 
   it("refuses what exceeds the limits, naming the field, and stores nothing", async () => {
@@ -236,10 +240,10 @@ describe("conversations", () => {
         })),
     };
     const test = await createTestDocsbase({ conversationAnalyzer: analyzer });
-    const user = await test.createUser("Lead");
-    const org = (await test.request("POST", "/orgs", { token: user.token, body: { title: "Acme" } })).body.id;
-    await test.request("POST", `/orgs/${org}/conversations`, {
-      token: user.token,
+    const lead = test.as(await test.createUser("Lead"));
+    const organizationId = (await lead.createOrganization({ body: { title: "Acme" } })).id;
+    await lead.ingestConversation({
+      organizationId,
       body: {
         id: "x",
         parts: [
@@ -250,14 +254,10 @@ describe("conversations", () => {
       },
     });
     await test.docsbase.runJobs();
-    const issues = await test.request("GET", `/orgs/${org}/conversations-issues`, { token: user.token });
-    expect(issues.body.items.map((item: any) => item.issue.title)).toEqual(["x #0", "x #1", "x #2"]);
-    const clusters = await test.request("GET", `/orgs/${org}/conversations-clusters?orderBy=issues`, {
-      token: user.token,
-    });
-    expect(
-      clusters.body.items.map((item: any) => [item.stats.issues, item.stats.conversations, item.impact]),
-    ).toEqual([
+    const issues = await lead.listConversationsIssues({ organizationId });
+    expect(issues.items.map((item) => item.issue.title)).toEqual(["x #0", "x #1", "x #2"]);
+    const clusters = await lead.listConversationsIssuesClusters({ organizationId, orderBy: "issues" });
+    expect(clusters.items.map((item) => [item.stats.issues, item.stats.conversations, item.impact])).toEqual([
       [2, 1, "high"],
       [1, 1, "high"],
     ]);

@@ -66,27 +66,25 @@ describe("a legacy page over the limits", () => {
     });
     // A fresh instance over the same storage: nothing derived from the old markdown is cached.
     const fresh = await createTestDocsbase({ storage: s.storage });
-    const api = (path: string) => fresh.request("GET", path, { token: s.owner.token });
+    const owner = fresh.as(s.owner);
+    const spaceId = s.space;
 
-    const page = await api(s.content(`/page/${old}`));
-    expect(page.status).toBe(200);
-    expect(page.body.document.nodes[0].type).toBe("paragraph");
-    const search = await api(`/orgs/${s.org}/search?query=kangaroo`);
-    expect(search.status).toBe(200);
-    const found = search.body.items.flatMap((item: any) => item.pages.map((hit: any) => hit.id));
+    const page = await owner.getPageById({ spaceId, pageId: old });
+    // The document is typed `unknown` by its schema.
+    expect((page.document as { nodes: { type: string }[] }).nodes[0]!.type).toBe("paragraph");
+    const search = await owner.searchOrganizationContent({ organizationId: s.org, query: "kangaroo" });
+    const found = search.items.flatMap((item) => item.pages.map((hit) => hit.id));
     expect(found).toEqual(expect.arrayContaining([target, source]));
-    expect((await api(`/spaces/${s.space}/search?query=kangaroo`)).status).toBe(200);
-    const links = await api(`/spaces/${s.space}/links`);
-    expect(links.status).toBe(200);
-    expect(links.body.items.length).toBeGreaterThan(0);
-    expect((await api(s.content(`/page/${source}/links`))).status).toBe(200);
-    expect((await api(s.content(`/page/${old}/links`))).status).toBe(200);
-    const backlinks = await api(s.content(`/page/${target}/backlinks`));
-    expect(backlinks.status).toBe(200);
-    expect(backlinks.body.items.map((item: any) => item.page.id)).toContain(source);
-    const cr = (await fresh.request("POST", `/spaces/${s.space}/change-requests`, { token: s.owner.token }))
-      .body;
-    expect((await api(`/spaces/${s.space}/change-requests/${cr.id}/links`)).status).toBe(200);
+    await owner.searchSpaceContent({ spaceId, query: "kangaroo" });
+    expect((await owner.listSpaceLinks({ spaceId })).items.length).toBeGreaterThan(0);
+    await owner.listPageLinksInSpace({ spaceId, pageId: source });
+    await owner.listPageLinksInSpace({ spaceId, pageId: old });
+    const backlinks = await owner.listSpacePageBacklinks({ spaceId, pageId: target });
+    expect(backlinks.items.map((item) => (item.kind === "page" ? item.page.id : undefined))).toContain(
+      source,
+    );
+    const cr = await owner.createChangeRequest({ spaceId });
+    await owner.listChangeRequestLinks({ spaceId, changeRequestId: cr.id });
   });
 });
 

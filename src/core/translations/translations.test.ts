@@ -37,7 +37,7 @@ async function setup(options: { translator?: Translator; onError?: (error: unkno
     ).body.id as string;
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
   /** Runs the queued jobs with the clock moving 3 s inside the engine call (for durations). */
-  return { test, api, as, org, space, page, advance };
+  return { test, owner, api, as, org, space, page, advance };
 }
 
 const MARKDOWN = [
@@ -276,31 +276,40 @@ describe("translations", () => {
   });
 
   it("lets admins manage, read members read, and hides everything from others", async () => {
-    const { test, api, as, org, space } = await setup({ translator: fakeEngine().translator });
-    const created = (
-      await api("POST", `/orgs/${org}/translations`, { language: "es", source: { space, language: "en" } })
-    ).body;
-    const reader = await test.createUser("Reader");
-    const { email } = (await test.request("GET", `/users/${reader.id}`)).body;
-    await api("POST", `/orgs/${org}/invites`, { emails: [{ email, role: "read" }] });
-    const invites = (await test.request("GET", "/user/invites", { token: reader.token })).body.items;
-    await test.request("POST", `/user/invites/${invites[0].id}/accept`, { token: reader.token });
-    await api("PATCH", `/orgs/${org}/members/${reader.id}`, { role: "read" });
-    const read = as(reader.token);
-    const got = await read("GET", `/orgs/${org}/translations/${created.id}`);
-    expect(got.status).toBe(200);
-    expect(got.body.permissions).toEqual({ view: true, edit: false });
-    expect((await read("GET", `/orgs/${org}/translations`)).body.count).toBe(1);
-    expect((await read("POST", `/orgs/${org}/translations/${created.id}/run`)).status).toBe(403);
-    expect((await read("DELETE", `/orgs/${org}/translations/${created.id}`)).status).toBe(403);
-    const outsider = as((await test.createUser("Outsider")).token);
-    expect((await outsider("GET", `/orgs/${org}/translations/${created.id}`)).status).toBe(404);
-    expect((await outsider("GET", `/orgs/${org}/translations`)).status).toBe(404);
+    const {
+      test,
+      owner,
+      api,
+      org: organizationId,
+      space,
+    } = await setup({ translator: fakeEngine().translator });
+    const admin = test.as(owner);
+    const created = await admin.createTranslation({
+      organizationId,
+      body: { language: "es", source: { space, language: "en" } },
+    });
+    const translation = { organizationId, translationId: created.id };
+    const email = "reader@acme.test";
+    const reader = await test.createUser("Reader", email);
+    await admin.inviteUsersToOrganization({ organizationId, body: { emails: [{ email, role: "read" }] } });
+    const [invite] = (await test.as(reader).listUserInvites()).items;
+    await test.as(reader).acceptUserInvite({ invitationId: invite!.id });
+    await admin.updateMemberInOrganizationById({ organizationId, userId: reader.id, body: { role: "read" } });
+    const read = test.as(reader);
+    expect((await read.getTranslation(translation)).permissions).toEqual({ view: true, edit: false });
+    expect((await read.listTranslations({ organizationId })).count).toBe(1);
+    await expect(read.runTranslation(translation)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(read.deleteTranslation(translation)).rejects.toMatchObject({ code: "forbidden" });
+    const outsider = test.as(await test.createUser("Outsider"));
+    await expect(outsider.getTranslation(translation)).rejects.toMatchObject({ code: "not_found" });
+    await expect(outsider.listTranslations({ organizationId })).rejects.toMatchObject({ code: "not_found" });
 
-    expect((await api("DELETE", `/orgs/${org}/translations/${created.id}`)).status).toBe(205);
-    expect((await api("DELETE", `/orgs/${org}/translations/${created.id}`)).status).toBe(204);
-    expect((await api("GET", `/orgs/${org}/translations/${created.id}`)).status).toBe(404);
-    expect((await api("GET", `/spaces/${created.result.space}`)).status).toBe(200);
+    // Over HTTP for the statuses: 205 when it was deleted, 204 when there was nothing.
+    const path = `/orgs/${organizationId}/translations/${created.id}`;
+    expect((await api("DELETE", path)).status).toBe(205);
+    expect((await api("DELETE", path)).status).toBe(204);
+    await expect(admin.getTranslation(translation)).rejects.toMatchObject({ code: "not_found" });
+    await admin.getSpaceById({ spaceId: created.result!.space });
     await test.docsbase.runJobs();
     expect((await test.docsbase.jobs({ state: "dead" })).length).toBe(0);
   });

@@ -32,6 +32,7 @@ async function setup(options: { ttlMs?: number } = {}) {
     ...(options.ttlMs !== undefined ? { tokenCache: { ttlMs: options.ttlMs } } : {}),
   });
   const ada = await test.createUser("Ada", "ada@example.test");
+  /** `GET /user` over HTTP: the request path whose authentication the cache serves. */
   const whoami = (token: string) => test.request("GET", "/user", { token });
   /** Transactions one request took. */
   const transactionsOf = async (request: () => Promise<unknown>) => {
@@ -186,51 +187,38 @@ describe("token cache in a docsbase", () => {
     const { test, ada, whoami } = await setup();
     expect((await whoami(ada.token)).status).toBe(200);
     expect((await whoami(ada.token)).status).toBe(200);
-    const tokens = (await test.request("GET", `/users/${ada.id}/tokens`, { token: ada.token })).body
-      .items as {
-      id: string;
-    }[];
+    const tokens = (await test.as(ada).listUserTokens({ userId: ada.id })).items;
     expect(tokens).toHaveLength(1);
-    const revoked = await test.request("DELETE", `/users/${ada.id}/tokens/${tokens[0]!.id}`, {
-      token: test.operatorToken,
-    });
-    expect(revoked.status).toBeLessThan(300);
+    await test.as(test.operatorToken).deleteUserToken({ userId: ada.id, tokenId: tokens[0]!.id });
     expect((await whoami(ada.token)).status).toBe(401);
   });
 
   it("applies a role change at once", async () => {
     const { test, ada } = await setup();
     const reader = await test.createUser("Reader", "reader@example.test");
-    const org = (await test.request("POST", "/orgs", { token: ada.token, body: { title: "Acme" } })).body
-      .id as string;
-    await test.request("POST", `/orgs/${org}/invites`, {
-      token: ada.token,
+    const organizationId = (await test.as(ada).createOrganization({ body: { title: "Acme" } })).id;
+    await test.as(ada).inviteUsersToOrganization({
+      organizationId,
       body: { emails: [{ email: "reader@example.test", role: "admin" }] },
     });
-    const [invite] = (await test.request("GET", "/user/invites", { token: reader.token })).body.items;
-    await test.request("POST", `/user/invites/${invite.id}/accept`, { token: reader.token });
+    const [invite] = (await test.as(reader).listUserInvites()).items;
+    await test.as(reader).acceptUserInvite({ invitationId: invite!.id });
     const rename = (title: string) =>
-      test.request("PATCH", `/orgs/${org}`, { token: reader.token, body: { title } });
-    expect((await rename("Renamed")).status).toBe(200);
-    expect((await rename("Renamed again")).status).toBe(200);
-    const demoted = await test.request("PATCH", `/orgs/${org}/members/${reader.id}`, {
-      token: ada.token,
-      body: { role: "read" },
-    });
-    expect(demoted.status).toBe(200);
-    expect((await rename("Refused")).status).toBe(403);
+      test.as(reader).updateOrganizationById({ organizationId, body: { title } });
+    expect((await rename("Renamed")).title).toBe("Renamed");
+    expect((await rename("Renamed again")).title).toBe("Renamed again");
+    await test
+      .as(ada)
+      .updateMemberInOrganizationById({ organizationId, userId: reader.id, body: { role: "read" } });
+    await expect(rename("Refused")).rejects.toMatchObject({ code: "forbidden" });
   });
 
   it("refuses a cached token once it expires", async () => {
-    const { test, ada, advance } = await setup();
-    const created = await test.request("POST", `/users/${ada.id}/tokens`, {
-      token: ada.token,
-      body: { expiresIn: 3600 },
-    });
-    const token = created.body.token as string;
-    expect((await test.request("GET", "/user", { token })).status).toBe(200);
+    const { test, ada, whoami, advance } = await setup();
+    const { token } = await test.as(ada).createUserToken({ userId: ada.id, body: { expiresIn: 3600 } });
+    expect((await whoami(token)).status).toBe(200);
     advance(3_600_000);
-    expect((await test.request("GET", "/user", { token })).status).toBe(401);
+    expect((await whoami(token)).status).toBe(401);
   });
 
   it("sees a revocation it did not write (another instance's) once the cache lifetime has passed", async () => {

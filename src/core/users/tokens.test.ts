@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
-import { createTestDocsbase } from "../../testing/double.js";
+import { createTestDocsbase, type TestUser } from "../../testing/double.js";
+import type { ClientInput } from "../client.js";
+import type { Operations } from "../operations.js";
 import type { Storage } from "../storage/port.js";
 import { tokensTable } from "./tables.js";
 import { hashToken, LAST_USED_GRANULARITY_MS } from "./tokens.js";
@@ -14,45 +16,45 @@ async function setup(storage: Storage = memoryStorage()) {
   const test = await createTestDocsbase({ storage, clock: () => new Date(now) });
   const ada = await test.createUser("Ada", "ada@example.test");
   const bob = await test.createUser("Bob", "bob@example.test");
-  const as = (token: string) => ({
-    get: (path: string) => test.request("GET", path, { token }),
-    post: (path: string, body?: unknown) =>
-      test.request("POST", path, { token, ...(body !== undefined ? { body } : {}) }),
-    delete: (path: string) => test.request("DELETE", path, { token }),
+  /** Over HTTP: `GET /user` (is the token accepted?) and a revocation's 205 or 204. */
+  const http = (token: string) => ({
+    whoami: () => test.request("GET", "/user", { token }),
+    revoke: (userId: string, tokenId: string) =>
+      test.request("DELETE", `/users/${userId}/tokens/${tokenId}`, { token }),
   });
+  const tokens = async (user: TestUser, userId: string) =>
+    (await test.as(user).listUserTokens({ userId })).items;
   const advance = (ms: number) => (now += ms);
-  return { test, ada, bob, as, advance, storage };
+  return { test, ada, bob, http, tokens, advance, storage };
 }
 
 describe("tokens: listing and revocation", () => {
   it("lets a user list their tokens, never the secret, and revoke one, which fails at once", async () => {
-    const { ada, as } = await setup();
-    const created = await as(ada.token).post(`/users/${ada.id}/tokens`, { label: "CI" });
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ object: "api-token", label: "CI", createdAt: expect.any(String) });
-    expect(created.body.token).toMatch(/^dbt_/);
+    const { test, ada, http } = await setup();
+    const created = await test.as(ada).createUserToken({ userId: ada.id, body: { label: "CI" } });
+    expect(created).toMatchObject({ object: "api-token", label: "CI", createdAt: expect.any(String) });
+    expect(created.token).toMatch(/^dbt_/);
 
-    const list = await as(ada.token).get(`/users/${ada.id}/tokens`);
-    expect(list.status).toBe(200);
-    expect(list.body.count).toBe(2);
-    expect(list.body.items.map((item: { id: string }) => item.id)).toContain(created.body.id);
-    for (const item of list.body.items) {
+    const list = await test.as(ada).listUserTokens({ userId: ada.id });
+    expect(list.count).toBe(2);
+    expect(list.items.map((item) => item.id)).toContain(created.id);
+    for (const item of list.items) {
       const shown = ["object", "id", "createdAt", "expiresAt", "lastUsedAt", "label"];
       expect(shown).toEqual(expect.arrayContaining(Object.keys(item)));
-      expect(JSON.stringify(item)).not.toContain(created.body.token);
-      expect(JSON.stringify(item)).not.toContain(hashToken(created.body.token));
+      expect(JSON.stringify(item)).not.toContain(created.token);
+      expect(JSON.stringify(item)).not.toContain(hashToken(created.token));
     }
 
-    const second: string = created.body.token;
-    expect((await as(second).get("/user")).status).toBe(200);
-    expect((await as(ada.token).delete(`/users/${ada.id}/tokens/${created.body.id}`)).status).toBe(205);
+    const second = created.token;
+    expect((await http(second).whoami()).status).toBe(200);
+    expect((await http(ada.token).revoke(ada.id, created.id)).status).toBe(205);
     // No cache keeps it alive: the very next request, over HTTP and in process, is refused.
-    const refused = await as(second).get("/user");
+    const refused = await http(second).whoami();
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ error: { code: 401, message: expect.any(String) } });
-    expect((await as(ada.token).delete(`/users/${ada.id}/tokens/${created.body.id}`)).status).toBe(204);
-    expect((await as(ada.token).get(`/users/${ada.id}/tokens`)).body.count).toBe(1);
-    expect((await as(ada.token).get("/user")).status).toBe(200);
+    expect((await http(ada.token).revoke(ada.id, created.id)).status).toBe(204);
+    expect((await test.as(ada).listUserTokens({ userId: ada.id })).count).toBe(1);
+    expect((await http(ada.token).whoami()).status).toBe(200);
   });
 
   it("fails an in-process client at once after revocation", async () => {
@@ -65,98 +67,92 @@ describe("tokens: listing and revocation", () => {
   });
 
   it("lets a user revoke the token the request is made with", async () => {
-    const { ada, as } = await setup();
-    const [mine] = (await as(ada.token).get(`/users/${ada.id}/tokens`)).body.items;
-    expect((await as(ada.token).delete(`/users/${ada.id}/tokens/${mine.id}`)).status).toBe(205);
-    expect((await as(ada.token).get("/user")).status).toBe(401);
+    const { ada, http, tokens } = await setup();
+    const [mine] = await tokens(ada, ada.id);
+    expect((await http(ada.token).revoke(ada.id, mine!.id)).status).toBe(205);
+    expect((await http(ada.token).whoami()).status).toBe(401);
   });
 
   it("hides a user's tokens from everyone but them and the operator", async () => {
-    const { test, ada, bob, as } = await setup();
-    const [bobs] = (await as(bob.token).get(`/users/${bob.id}/tokens`)).body.items;
-    for (const answer of [
-      await as(ada.token).get(`/users/${bob.id}/tokens`),
-      await as(ada.token).delete(`/users/${bob.id}/tokens/${bobs.id}`),
-      await as(ada.token).post(`/users/${bob.id}/tokens`),
+    const { test, ada, bob, http, tokens } = await setup();
+    const [bobs] = await tokens(bob, bob.id);
+    const asAda = test.as(ada);
+    for (const call of [
+      () => asAda.listUserTokens({ userId: bob.id }),
+      () => asAda.deleteUserToken({ userId: bob.id, tokenId: bobs!.id }),
+      () => asAda.createUserToken({ userId: bob.id }),
       // A user who does not exist answers the same.
-      await as(ada.token).get(`/users/nobody/tokens`),
+      () => asAda.listUserTokens({ userId: "nobody" }),
     ]) {
-      expect(answer.status).toBe(404);
+      await expect(call()).rejects.toMatchObject({ code: "not_found" });
     }
     // Another user's token id under one's own path names nothing there.
-    expect((await as(ada.token).delete(`/users/${ada.id}/tokens/${bobs.id}`)).status).toBe(204);
-    expect((await as(bob.token).get("/user")).status).toBe(200);
+    expect((await http(ada.token).revoke(ada.id, bobs!.id)).status).toBe(204);
+    expect((await http(bob.token).whoami()).status).toBe(200);
 
-    const operator = as(test.operatorToken);
-    expect((await operator.get(`/users/nobody/tokens`)).status).toBe(404);
-    const listed = await operator.get(`/users/${bob.id}/tokens`);
-    expect(listed.status).toBe(200);
-    expect(listed.body.items).toEqual([bobs]);
-    expect((await operator.delete(`/users/${bob.id}/tokens/${bobs.id}`)).status).toBe(205);
-    expect((await as(bob.token).get("/user")).status).toBe(401);
+    await expect(tokens(test.operatorToken, "nobody")).rejects.toMatchObject({ code: "not_found" });
+    expect(await tokens(test.operatorToken, bob.id)).toEqual([bobs]);
+    expect((await http(test.operatorToken).revoke(bob.id, bobs!.id)).status).toBe(205);
+    expect((await http(bob.token).whoami()).status).toBe(401);
   });
 
   it("pages the list like every other list, oldest first", async () => {
-    const { ada, as, advance } = await setup();
-    const ids = [(await as(ada.token).get(`/users/${ada.id}/tokens`)).body.items[0].id];
+    const { test, ada, tokens, advance } = await setup();
+    const ids = [(await tokens(ada, ada.id))[0]!.id];
     for (let i = 0; i < 3; i++) {
       advance(1000);
-      ids.push((await as(ada.token).post(`/users/${ada.id}/tokens`)).body.id);
+      ids.push((await test.as(ada).createUserToken({ userId: ada.id })).id);
     }
-    const first = await as(ada.token).get(`/users/${ada.id}/tokens?limit=2`);
-    expect(first.body.count).toBe(4);
-    const rest = await as(ada.token).get(`/users/${ada.id}/tokens?limit=2&page=${first.body.next.page}`);
-    expect(rest.body.next).toBeUndefined();
-    expect([...first.body.items, ...rest.body.items].map((item: { id: string }) => item.id)).toEqual(ids);
+    const first = await test.as(ada).listUserTokens({ userId: ada.id, limit: 2 });
+    expect(first.count).toBe(4);
+    const rest = await test.as(ada).listUserTokens({ userId: ada.id, limit: 2, page: first.next!.page });
+    expect(rest.next).toBeUndefined();
+    expect([...first.items, ...rest.items].map((item) => item.id)).toEqual(ids);
   });
 
   it(`holds at most ${MAX_TOKENS_PER_USER} tokens per user`, async () => {
-    const { ada, as } = await setup();
-    for (let i = 1; i < MAX_TOKENS_PER_USER; i++) {
-      expect((await as(ada.token).post(`/users/${ada.id}/tokens`)).status).toBe(201);
-    }
-    const refused = await as(ada.token).post(`/users/${ada.id}/tokens`);
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.message).toContain(`${MAX_TOKENS_PER_USER} tokens`);
-    expect((await as(ada.token).get(`/users/${ada.id}/tokens?limit=0`)).body.count).toBe(MAX_TOKENS_PER_USER);
+    const { test, ada } = await setup();
+    const create = () => test.as(ada).createUserToken({ userId: ada.id });
+    for (let i = 1; i < MAX_TOKENS_PER_USER; i++) await create();
+    await expect(create()).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining(`${MAX_TOKENS_PER_USER} tokens`),
+    });
+    expect((await test.as(ada).listUserTokens({ userId: ada.id, limit: 0 })).count).toBe(MAX_TOKENS_PER_USER);
   });
 });
 
 describe("tokens: expiry", () => {
   it("stops authenticating an expiring token at its expiry, like an unknown one", async () => {
-    const { ada, as, advance } = await setup();
-    const created = await as(ada.token).post(`/users/${ada.id}/tokens`, { expiresIn: 3600 });
-    expect(created.status).toBe(201);
-    expect(created.body.expiresAt).toBe(new Date(START + 3600_000).toISOString());
-    const token: string = created.body.token;
+    const { test, ada, http, tokens, advance } = await setup();
+    const created = await test.as(ada).createUserToken({ userId: ada.id, body: { expiresIn: 3600 } });
+    expect(created.expiresAt).toBe(new Date(START + 3600_000).toISOString());
     advance(3600_000 - 1);
-    expect((await as(token).get("/user")).status).toBe(200);
+    expect((await http(created.token).whoami()).status).toBe(200);
     advance(1);
-    const expired = await as(token).get("/user");
-    const unknown = await as("dbt_unknown_token").get("/user");
+    const expired = await http(created.token).whoami();
+    const unknown = await http("dbt_unknown_token").whoami();
     expect(expired).toMatchObject({ status: 401, body: unknown.body });
     // Still listed, with its expiry, until revoked.
-    const listed = (await as(ada.token).get(`/users/${ada.id}/tokens`)).body.items;
-    expect(listed.find((item: { id: string }) => item.id === created.body.id)?.expiresAt).toBe(
-      created.body.expiresAt,
-    );
+    const listed = await tokens(ada, ada.id);
+    expect(listed.find((item) => item.id === created.id)?.expiresAt).toBe(created.expiresAt);
   });
 
   it("takes an absolute expiry with a time zone", async () => {
-    const { ada, as, advance } = await setup();
-    const created = await as(ada.token).post(`/users/${ada.id}/tokens`, {
-      expiresAt: "2025-01-02T02:00:00+02:00",
-    });
-    expect(created.status).toBe(201);
-    expect(created.body.expiresAt).toBe("2025-01-02T00:00:00.000Z");
+    const { test, ada, http, advance } = await setup();
+    const created = await test
+      .as(ada)
+      .createUserToken({ userId: ada.id, body: { expiresAt: "2025-01-02T02:00:00+02:00" } });
+    expect(created.expiresAt).toBe("2025-01-02T00:00:00.000Z");
     advance(86_400_000);
-    expect((await as(created.body.token).get("/user")).status).toBe(401);
+    expect((await http(created.token).whoami()).status).toBe(401);
   });
 
   it("refuses lifetimes out of bounds, naming the field", async () => {
-    const { ada, as } = await setup();
-    const post = (body: unknown) => as(ada.token).post(`/users/${ada.id}/tokens`, body);
-    const cases: [unknown, string][] = [
+    const { test, ada, tokens } = await setup();
+    type Body = NonNullable<ClientInput<Operations["createUserToken"]>["body"]>;
+    const post = (body: Body) => test.as(ada).createUserToken({ userId: ada.id, body });
+    const cases: [Body, string][] = [
       [{ expiresIn: 59 }, "body.expiresIn"],
       [{ expiresIn: 365 * 86_400 + 1 }, "body.expiresIn"],
       [{ expiresIn: 60.5 }, "body.expiresIn"],
@@ -168,12 +164,13 @@ describe("tokens: expiry", () => {
       [{ label: "line\nbreak" }, "body.label"],
     ];
     for (const [body, field] of cases) {
-      const answer = await post(body);
-      expect(answer.status, JSON.stringify(body)).toBe(400);
-      expect(answer.body.error.message).toContain(field);
+      await expect(post(body), JSON.stringify(body)).rejects.toMatchObject({
+        code: "bad_request",
+        message: expect.stringContaining(field),
+      });
     }
-    expect((await as(ada.token).get(`/users/${ada.id}/tokens`)).body.count).toBe(1);
-    expect((await post({ expiresIn: 365 * 86_400 })).status).toBe(201);
+    expect(await tokens(ada, ada.id)).toHaveLength(1);
+    await post({ expiresIn: 365 * 86_400 });
   });
 });
 
@@ -185,25 +182,25 @@ describe("tokens: lastUsedAt", () => {
 
   it("records a use, at most once a minute per token", async () => {
     const s = await setup();
-    const { ada, as, advance } = s;
-    const created = await as(ada.token).post(`/users/${ada.id}/tokens`);
-    const token: string = created.body.token;
+    const { test, ada, http, tokens, advance } = s;
+    const created = await test.as(ada).createUserToken({ userId: ada.id });
+    const token = created.token;
     expect(await lastUsed(s, token)).toBeUndefined();
-    expect(created.body).not.toHaveProperty("lastUsedAt");
+    expect(created).not.toHaveProperty("lastUsedAt");
 
     advance(5000);
     const firstUse = new Date(START + 5000).toISOString();
-    await as(token).get("/user");
+    await http(token).whoami();
     expect(await lastUsed(s, token)).toBe(firstUse);
     advance(LAST_USED_GRANULARITY_MS - 1);
-    await as(token).get("/user");
+    await http(token).whoami();
     expect(await lastUsed(s, token)).toBe(firstUse);
     advance(1);
-    await as(token).get("/user");
+    await http(token).whoami();
     expect(await lastUsed(s, token)).toBe(new Date(START + 5000 + LAST_USED_GRANULARITY_MS).toISOString());
 
-    const listed = (await as(ada.token).get(`/users/${ada.id}/tokens`)).body.items;
-    expect(listed.find((item: { id: string }) => item.id === created.body.id)?.lastUsedAt).toBe(
+    const listed = await tokens(ada, ada.id);
+    expect(listed.find((item) => item.id === created.id)?.lastUsedAt).toBe(
       new Date(START + 5000 + LAST_USED_GRANULARITY_MS).toISOString(),
     );
   });
@@ -217,10 +214,10 @@ describe("tokens: lastUsedAt", () => {
       write: (fn) => (writes++, inner.write(fn)),
       close: () => inner.close(),
     };
-    const { ada, as } = await setup(counting);
-    await as(ada.token).get("/user");
+    const { ada, http } = await setup(counting);
+    await http(ada.token).whoami();
     const before = writes;
-    for (let i = 0; i < 10; i++) expect((await as(ada.token).get("/user")).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await http(ada.token).whoami()).status).toBe(200);
     expect(writes).toBe(before);
   });
 
@@ -235,7 +232,7 @@ describe("tokens: lastUsedAt", () => {
     };
     const s = await setup(flaky);
     failWrites = true;
-    expect((await s.as(s.ada.token).get("/user")).status).toBe(200);
+    expect((await s.http(s.ada.token).whoami()).status).toBe(200);
     failWrites = false;
     expect(await lastUsed(s, s.ada.token)).toBeUndefined();
   });
@@ -259,8 +256,8 @@ describe("tokens: lastUsedAt", () => {
     // Bob's token has never been used, so this request records its use; the token is revoked
     // after the lookup found it and before that write.
     beforeNextWrite = () => inner.write(async (tx) => void (await tx.delete(tokensTable, hash)));
-    expect((await s.as(s.bob.token).get("/user")).status).toBe(200);
+    expect((await s.http(s.bob.token).whoami()).status).toBe(200);
     expect(await inner.read((tx) => tx.get(tokensTable, hash))).toBeUndefined();
-    expect((await s.as(s.bob.token).get("/user")).status).toBe(401);
+    expect((await s.http(s.bob.token).whoami()).status).toBe(401);
   });
 });
