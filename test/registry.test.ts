@@ -93,6 +93,13 @@ describe("assemble", () => {
     expect(assembleWith(module)).toThrow('Table "notes" is declared twice (module tags)');
   });
 
+  it("refuses a table named as docsbase's list counters", () => {
+    const module = defineModule({ name: "tags", tables: [table("counters")], operations: {} });
+    expect(assembleWith(module)).toThrow(
+      'Table "counters" is reserved for docsbase\'s list counters (module tags)',
+    );
+  });
+
   it("refuses a job type that two modules declare", () => {
     const module = defineModule({ name: "tags", tables: [], operations: {}, jobs: { "notes.count": job } });
     expect(assembleWith(module)).toThrow('Job type "notes.count" is declared twice (module tags)');

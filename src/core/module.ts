@@ -77,7 +77,8 @@ export function assemble<const Ms extends readonly ResourceModule[]>(modules: Ms
   const operations: Record<string, AnyOperation> = {};
   const tables: Table<object>[] = [];
   const jobs: Record<string, JobHandler> = {};
-  const seen = { table: new Set<string>() };
+  // The counters table is docsbase's own (added below when a module counts a list).
+  const seen = { table: new Set<string>([countersTable.name]) };
   for (const module of modules) {
     for (const [id, operation] of Object.entries(module.operations)) {
       if (id in operations) throw new Error(`Operation "${id}" is declared twice (module ${module.name})`);
@@ -85,6 +86,10 @@ export function assemble<const Ms extends readonly ResourceModule[]>(modules: Ms
       operations[id] = operation;
     }
     for (const table of module.tables) {
+      if (table.name === countersTable.name)
+        throw new Error(
+          `Table "${table.name}" is reserved for docsbase's list counters (module ${module.name})`,
+        );
       if (seen.table.has(table.name))
         throw new Error(`Table "${table.name}" is declared twice (module ${module.name})`);
       seen.table.add(table.name);
