@@ -127,7 +127,7 @@ export function createHandler(options: HandlerOptions): Handler {
 
   const answerUnrouted = async (request: PlainRequest, path: string, shown: string) => {
     // Another method's route on this path: 405, naming the methods it has.
-    const allowed = await table.methods(path);
+    const allowed = table.methods(path);
     if (allowed.length > 0) {
       return errorAnswer(405, `Method ${request.method} is not allowed on ${shown}`, {
         allow: allowed.join(", "),
@@ -141,7 +141,7 @@ export function createHandler(options: HandlerOptions): Handler {
       // sent is judged here (the standalone server checks the raw target itself).
       if (hasDotSegment(request.url)) return errorAnswer(400, DOT_SEGMENT_MESSAGE);
       const pathname = pathnameOf(request.url);
-      const found = await table.match(request.method, pathname);
+      const found = table.match(request.method, pathname);
       if (found) return await found.value.serve(request, found.params);
       return await answerUnrouted(request, pathname, pathname);
     } catch (error) {
