@@ -14,7 +14,8 @@
  * limit raised so that one token at full speed is counted but never refused: the same work per
  * request as the default) and with rate limiting off, to show what it costs. `RATIO_CASES`
  * (`sqlite-off,memory-on`...) picks some of the four, `RATIO_SECONDS` (default 10) and
- * `RATIO_ROUNDS` (default 2) set each run's length and the runs per server.
+ * `RATIO_ROUNDS` (default 2) set each run's length and the runs per server, `RATIO_WARMUP` (default
+ * 2, 0 for none) the seconds of an uncounted run against each server first.
  */
 import autocannon from "autocannon";
 import { fork } from "node:child_process";
@@ -29,6 +30,7 @@ import type { ServerMessage, ServerReply } from "./http-servers.js";
 const OPERATOR = "dbt_bench_ratio_operator_token";
 const ROUNDS = Number(process.env.RATIO_ROUNDS ?? 2);
 const DURATION = Number(process.env.RATIO_SECONDS ?? 10);
+const WARMUP = Number(process.env.RATIO_WARMUP ?? 2);
 const CONNECTIONS = 50;
 const CASES = ["memory-on", "memory-off", "sqlite-on", "sqlite-off"] as const;
 
@@ -153,13 +155,13 @@ async function bareServer(answer: Answer): Promise<Target> {
 }
 
 /** One autocannon run: the server's requests per second, and its CPU µs per request when known. */
-async function load(mode: Mode, target: Target, path: string, token: string) {
+async function load(mode: Mode, target: Target, path: string, token: string, duration = DURATION) {
   const before = await target.cpu();
   const result = await autocannon({
     url: `${target.url}${path}`,
     headers: { authorization: `Bearer ${token}` },
     connections: CONNECTIONS,
-    duration: DURATION,
+    duration,
     ...(mode.workers ? { workers: mode.workers } : {}),
   });
   const after = await target.cpu();
@@ -206,6 +208,11 @@ async function measure(mode: Mode, storage: "memory" | "sqlite", rateLimited: bo
     try {
       const ours: { rate: number; cpu: number | undefined }[] = [];
       const theirs: { rate: number; cpu: number | undefined }[] = [];
+      // Not counted: the code of each server's request path is compiled, its caches filled.
+      if (WARMUP > 0) {
+        await load(mode, server, path, token, WARMUP);
+        await load(mode, bare, path, token, WARMUP);
+      }
       for (let round = 0; round < ROUNDS; round++) {
         ours.push(await load(mode, server, path, token));
         theirs.push(await load(mode, bare, path, token));
