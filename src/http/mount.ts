@@ -6,8 +6,8 @@ import { answerResponse, type PlainAnswer, type PlainRequest, plainRequest } fro
 import { ittyPath } from "./routes.js";
 
 /**
- * A host app's itty-router router (`Router`, `AutoRouter` or `IttyRouter` of itty-router 5 or 6):
- * the methods mounting registers routes with.
+ * A host app's itty-router router (`Router`, `AutoRouter` or `IttyRouter`): the methods mounting
+ * registers routes with.
  */
 export type HostRouter = { readonly [M in HttpMethod | "all"]: IttyRoute };
 
