@@ -1,25 +1,38 @@
 /**
  * `GET /v1/spaces/{id}` from `docsbase serve` against a bare `node:http` server that answers the
  * same bytes and headers: the ratio of their requests per second is what docsbase's request path
- * costs over the HTTP server it runs on (issue 8, "A lean request path"). Both run in this process,
- * one at a time, alternated, so that they share whatever else the machine does.
+ * costs over the HTTP server it runs on (issue 8, "A lean request path"). The two are loaded one at
+ * a time, alternated, so that they share whatever else the machine does.
+ *
+ * Two modes (`RATIO_MODE`):
+ * - `in-process` (the default): both servers run in this process, autocannon in a worker thread;
+ * - `processes`: docsbase serve, the bare server and the load generator (autocannon, in this
+ *   process) are three processes (bench/http-servers.ts), and each server's CPU time per request
+ *   is reported beside the rates.
  *
  * Measured on memory and on SQLite, with serve's default rate limiting (the per-caller request
  * limit raised so that one token at full speed is counted but never refused: the same work per
- * request as the default) and with rate limiting off, to show what it costs.
+ * request as the default) and with rate limiting off, to show what it costs. `RATIO_CASES`
+ * (`sqlite-off,memory-on`...) picks some of the four, `RATIO_SECONDS` (default 10) and
+ * `RATIO_ROUNDS` (default 2) set each run's length and the runs per server, `RATIO_WARMUP` (default
+ * 2, 0 for none) the seconds of an uncounted run against each server first.
  */
 import autocannon from "autocannon";
+import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest, type OutgoingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type RunningServer } from "../src/cli/serve.js";
+import { startServer, type ServeOptions } from "../src/cli/serve.js";
+import type { ServerMessage, ServerReply } from "./http-servers.js";
 
 const OPERATOR = "dbt_bench_ratio_operator_token";
-const ROUNDS = 2;
+const ROUNDS = Number(process.env.RATIO_ROUNDS ?? 2);
 const DURATION = Number(process.env.RATIO_SECONDS ?? 10);
+const WARMUP = Number(process.env.RATIO_WARMUP ?? 2);
 const CONNECTIONS = 50;
+const CASES = ["memory-on", "memory-off", "sqlite-on", "sqlite-off"] as const;
 
 /** What a GET answered, as sent: status, the headers a bare server must repeat, the body bytes. */
 interface Answer {
@@ -49,8 +62,8 @@ function get(url: string, token: string): Promise<Answer> {
   });
 }
 
-async function call(server: RunningServer, method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${server.url}/v1${path}`, {
+async function call(url: string, method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${url}/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -60,8 +73,70 @@ async function call(server: RunningServer, method: string, path: string, token: 
   return (await response.json()) as Record<string, unknown>;
 }
 
-/** A bare node:http server answering every request with `answer`. */
-async function bareServer(answer: Answer): Promise<{ url: string; close: () => Promise<void> }> {
+/** A server under load: its URL, the CPU time its process used so far (µs) if it has one of its own. */
+interface Target {
+  readonly url: string;
+  cpu(): Promise<number | undefined>;
+  close(): Promise<void>;
+}
+
+/** Where the servers run, and where the load comes from. */
+interface Mode {
+  readonly name: "in-process" | "processes";
+  docsbase(options: Omit<ServeOptions, "log">): Promise<Target>;
+  bare(answer: Answer): Promise<Target>;
+  /** autocannon's worker threads: in process, the load must not take the servers' thread. */
+  readonly workers?: number;
+}
+
+const inProcess: Mode = {
+  name: "in-process",
+  async docsbase(options) {
+    const server = await startServer({ ...options, log: () => {} });
+    return { url: server.url, cpu: async () => undefined, close: () => server.close() };
+  },
+  bare: bareServer,
+  workers: 1,
+};
+
+const processes: Mode = {
+  name: "processes",
+  docsbase: (options) => serverProcess({ start: "docsbase", options }),
+  bare: (answer) =>
+    serverProcess({
+      start: "bare",
+      answer: { status: answer.status, headers: answer.headers, body: answer.body.toString("base64") },
+    }),
+};
+
+/** A server of bench/http-servers.ts in a process of its own. */
+async function serverProcess(start: ServerMessage): Promise<Target> {
+  const child = fork(new URL("./http-servers.ts", import.meta.url), [], { execArgv: ["--import", "tsx"] });
+  // Each message is answered once, in order.
+  const waiting: { resolve: (reply: ServerReply) => void; reject: (error: Error) => void }[] = [];
+  child.on("message", (reply: ServerReply) => waiting.shift()?.resolve(reply));
+  child.on("exit", (code) => {
+    for (const { reject } of waiting.splice(0)) reject(new Error(`bench server exited (${code})`));
+  });
+  const ask = (message: ServerMessage) =>
+    new Promise<ServerReply>((resolve, reject) => {
+      waiting.push({ resolve, reject });
+      child.send(message);
+    });
+  const { url } = (await ask(start)) as { url: string };
+  return {
+    url,
+    cpu: async () => ((await ask({ cpu: true })) as { cpu: number }).cpu,
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.send({ stop: true } satisfies ServerMessage);
+      }),
+  };
+}
+
+/** A bare node:http server in this process, answering every request with `answer`. */
+async function bareServer(answer: Answer): Promise<Target> {
   const server: Server = createServer((_request, response) => {
     response.writeHead(answer.status, answer.headers);
     response.end(answer.body);
@@ -70,6 +145,7 @@ async function bareServer(answer: Answer): Promise<{ url: string; close: () => P
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    cpu: async () => undefined,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -78,18 +154,22 @@ async function bareServer(answer: Answer): Promise<{ url: string; close: () => P
   };
 }
 
-async function requestsPerSecond(url: string, token: string): Promise<number> {
+/** One autocannon run: the server's requests per second, and its CPU µs per request when known. */
+async function load(mode: Mode, target: Target, path: string, token: string, duration = DURATION) {
+  const before = await target.cpu();
   const result = await autocannon({
-    url,
+    url: `${target.url}${path}`,
     headers: { authorization: `Bearer ${token}` },
     connections: CONNECTIONS,
-    duration: DURATION,
-    // The load comes from a thread of its own: on this thread it would take the server's time.
-    workers: 1,
+    duration,
+    ...(mode.workers ? { workers: mode.workers } : {}),
   });
+  const after = await target.cpu();
   const failed = result.errors + result.non2xx;
-  if (failed > 0) throw new Error(`${url}: ${failed} of ${result.requests.total} requests failed`);
-  return result.requests.average;
+  if (failed > 0) throw new Error(`${target.url}: ${failed} of ${result.requests.total} requests failed`);
+  const cpu =
+    before === undefined || after === undefined ? undefined : (after - before) / result.requests.total;
+  return { rate: result.requests.average, cpu };
 }
 
 const median = (values: readonly number[]) => {
@@ -100,44 +180,54 @@ const median = (values: readonly number[]) => {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
-async function measure(storage: "memory" | "sqlite", rateLimited: boolean, directory: string) {
-  const server = await startServer({
+const count = (value: number) => Math.round(value).toLocaleString("en").padStart(7);
+
+async function measure(mode: Mode, storage: "memory" | "sqlite", rateLimited: boolean, directory: string) {
+  const server = await mode.docsbase({
     port: 0,
     host: "127.0.0.1",
-    db: join(directory, `ratio-${rateLimited ? "limited" : "open"}.sqlite`),
+    db: join(directory, `ratio-${mode.name}-${rateLimited ? "limited" : "open"}.sqlite`),
     memory: storage === "memory",
     adminToken: OPERATOR,
     // The default limits, but one caller is never refused: the limiter counts every request.
     rateLimit: rateLimited ? { requests: { limit: Number.MAX_SAFE_INTEGER, windowMs: 60_000 } } : false,
-    log: () => {},
   });
   try {
-    const operator = await call(server, "GET", "/user", OPERATOR);
-    const organization = await call(server, "POST", "/orgs", OPERATOR, { title: "Bench" });
-    const space = await call(server, "POST", `/orgs/${String(organization.id)}/spaces`, OPERATOR, {
+    const operator = await call(server.url, "GET", "/user", OPERATOR);
+    const organization = await call(server.url, "POST", "/orgs", OPERATOR, { title: "Bench" });
+    const space = await call(server.url, "POST", `/orgs/${String(organization.id)}/spaces`, OPERATOR, {
       title: "Bench space",
     });
-    const { token } = (await call(server, "POST", `/users/${String(operator.id)}/tokens`, OPERATOR, {
+    const { token } = (await call(server.url, "POST", `/users/${String(operator.id)}/tokens`, OPERATOR, {
       label: "bench",
     })) as { token: string };
     const path = `/v1/spaces/${String(space.id)}`;
     const answer = await get(`${server.url}${path}`, token);
     if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}`);
-    const bare = await bareServer(answer);
+    const bare = await mode.bare(answer);
     try {
-      const docsbase: number[] = [];
-      const plain: number[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        docsbase.push(await requestsPerSecond(`${server.url}${path}`, token));
-        plain.push(await requestsPerSecond(`${bare.url}${path}`, token));
+      const ours: { rate: number; cpu: number | undefined }[] = [];
+      const theirs: { rate: number; cpu: number | undefined }[] = [];
+      // Not counted: the code of each server's request path is compiled, its caches filled.
+      if (WARMUP > 0) {
+        await load(mode, server, path, token, WARMUP);
+        await load(mode, bare, path, token, WARMUP);
       }
-      const ours = median(docsbase);
-      const theirs = median(plain);
-      const label = `HTTP GET /v1/spaces/{id} (${storage}, rate limit ${rateLimited ? "on" : "off"})`;
+      for (let round = 0; round < ROUNDS; round++) {
+        ours.push(await load(mode, server, path, token));
+        theirs.push(await load(mode, bare, path, token));
+      }
+      const rate = median(ours.map((run) => run.rate));
+      const bareRate = median(theirs.map((run) => run.rate));
+      const label = `HTTP GET /v1/spaces/{id} (${storage}, rate limit ${rateLimited ? "on" : "off"}, ${mode.name})`;
+      const runs = `${ours.map((run) => Math.round(run.rate)).join(", ")} vs ${theirs.map((run) => Math.round(run.rate)).join(", ")}`;
+      const cpu = ours.every((run) => run.cpu !== undefined)
+        ? `; CPU per request docsbase ${median(ours.map((run) => run.cpu!)).toFixed(0)} µs,` +
+          ` bare ${median(theirs.map((run) => run.cpu!)).toFixed(0)} µs`
+        : "";
       console.log(
-        `${label.padEnd(52)} docsbase ${Math.round(ours).toLocaleString("en").padStart(7)} req/s,` +
-          ` bare ${Math.round(theirs).toLocaleString("en").padStart(7)} req/s, ratio ${(ours / theirs).toFixed(2)}` +
-          ` (runs: ${docsbase.map(Math.round).join(", ")} vs ${plain.map(Math.round).join(", ")})`,
+        `${label.padEnd(64)} docsbase ${count(rate)} req/s, bare ${count(bareRate)} req/s,` +
+          ` ratio ${(rate / bareRate).toFixed(2)} (runs: ${runs})${cpu}`,
       );
     } finally {
       await bare.close();
@@ -147,13 +237,23 @@ async function measure(storage: "memory" | "sqlite", rateLimited: boolean, direc
   }
 }
 
-/** Prints docsbase's and the bare server's requests per second and their ratio, per storage. */
+/**
+ * Prints docsbase's and the bare server's requests per second and their ratio, per storage and
+ * rate limit, in the mode `RATIO_MODE` names (`in-process` unless told `processes`).
+ */
 export async function benchHttpRatio(): Promise<void> {
+  const modeName = process.env.RATIO_MODE ?? "in-process";
+  const mode = [inProcess, processes].find((candidate) => candidate.name === modeName);
+  if (!mode) throw new Error(`RATIO_MODE must be in-process or processes, not ${modeName}`);
+  const cases = process.env.RATIO_CASES?.split(",") ?? CASES;
+  const unknown = cases.filter((name) => !(CASES as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(`RATIO_CASES: unknown ${unknown.join(", ")} (of ${CASES.join(", ")})`);
   const directory = mkdtempSync(join(tmpdir(), "docsbase-ratio-"));
   try {
-    for (const storage of ["memory", "sqlite"] as const) {
-      await measure(storage, true, directory);
-      await measure(storage, false, directory);
+    for (const name of CASES.filter((candidate) => cases.includes(candidate))) {
+      const [storage, limit] = name.split("-") as ["memory" | "sqlite", "on" | "off"];
+      await measure(mode, storage, limit === "on", directory);
     }
   } finally {
     rmSync(directory, { recursive: true, force: true });

@@ -5,7 +5,9 @@
  * PostgreSQL is a server of its own, started here by the tests' launcher (initdb into a temporary
  * directory; fsync, synchronous_commit and full_page_writes off) and stopped at the end.
  * `npm run bench -- postgres` runs only the PostgreSQL figures and the separate-process ones;
- * `npm run bench -- content` (or `lists`, `search`, `http`) only that part of issue 8's figures.
+ * `npm run bench -- content` (or `lists`, `search`, `http`) only that part of issue 8's figures;
+ * `RATIO_MODE=processes npm run bench -- http` runs the HTTP ratio with docsbase serve, the bare
+ * server and the load generator in three processes (bench/http-ratio.ts).
  */
 import autocannon from "autocannon";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -24,7 +24,14 @@ import { TokenCache, type TokenCacheOptions } from "./core/users/token-cache.js"
 import { bootstrapOperator, type BootstrapResult } from "./core/users/bootstrap.js";
 import { authenticateToken } from "./core/users/tokens.js";
 import { downloadRoutes } from "./http/downloads.js";
-import { createHandler } from "./http/handler.js";
+import { createHandler, type HttpRoute } from "./http/handler.js";
+import {
+  type AnswerRouted,
+  type HostRouter,
+  mountRoutes,
+  type MountOptions,
+  type Routed,
+} from "./http/mount.js";
 import { answerResponse, type PlainAnswer, type PlainRequest, plainRequest } from "./http/plain.js";
 import { clientAddressOf, createRateLimiter, type RateLimitOptions } from "./http/rate-limit.js";
 import { openApiDocument } from "./http/openapi.js";
@@ -291,6 +298,13 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   const handleRequest = jobs.fetch(handle, (error, request: PlainRequest) =>
     onJobError(error, request.request()),
   );
+  const answerRouted = jobs.fetch(
+    (routed: Routed) =>
+      routed.route
+        ? handle.answerRoute(routed.route, routed.request, routed.params)
+        : handle.answerUnrouted(routed.request, routed.path, routed.shown),
+    (error, routed) => onJobError(error, routed.request.request()),
+  );
 
   const docsbase: Docsbase<Operations & OperationsOf<Extra>> = {
     fetch: async (request, context) => answerResponse(await handleRequest(plainRequest(request), context)),
@@ -321,14 +335,18 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
       await options.storage.close();
     },
   };
-  requestHandlers.set(docsbase, handleRequest);
+  internals.set(docsbase, { handleRequest, routes: handle.routes, answerRouted });
   return docsbase;
 }
 
 /** A request handler that answers without the fetch standard's objects; see {@link requestHandlerOf}. */
 export type RequestHandler = (request: PlainRequest, context?: BackgroundContext) => Promise<PlainAnswer>;
 
-const requestHandlers = new WeakMap<object, RequestHandler>();
+/** What the functions below reach of an instance, by instance. */
+const internals = new WeakMap<
+  object,
+  { handleRequest: RequestHandler; routes: readonly HttpRoute[]; answerRouted: AnswerRouted }
+>();
 
 /**
  * The runtime-neutral handler behind `docsbase.fetch` (same routes, limits, jobs and errors), for a
@@ -336,7 +354,37 @@ const requestHandlers = new WeakMap<object, RequestHandler>();
  * or `Response` is built on the way. Internal: not exported by the package.
  */
 export function requestHandlerOf(docsbase: Docsbase): RequestHandler {
-  const handler = requestHandlers.get(docsbase);
-  if (!handler) throw new Error("Not a docsbase instance made by createDocsbase");
-  return handler;
+  return internalsOf(docsbase).handleRequest;
+}
+
+/**
+ * Mounts docsbase's `/v1` API on a host app's itty-router router, beside the host's own routes:
+ * one route of the host's router per docsbase route (matched by that router, parameters and all),
+ * then one for every other path under `/v1`, answered with docsbase's 404 or 405. Answers, errors,
+ * authentication and limits are those of `docsbase.fetch`. Mount after the host's own routes
+ * under `/v1`, if any: docsbase answers every path under it. A `waitUntil` context among the
+ * arguments of the router's `fetch` (a Worker's `ctx`) drains the jobs a request queued, as the
+ * second argument of `docsbase.fetch` does. The host's middleware must leave request bodies unread.
+ *
+ * @example
+ * ```ts
+ * import { AutoRouter } from "itty-router";
+ * import { createDocsbase, mountDocsbase } from "docsbase";
+ *
+ * const docsbase = createDocsbase({ storage, baseUrl: "https://example.com/docs" });
+ * const router = AutoRouter();
+ * router.get("/health", () => ({ ok: true }));
+ * mountDocsbase(router, docsbase, { prefix: "/docs" }); // serves /docs/v1/...
+ * export default { fetch: router.fetch };
+ * ```
+ */
+export function mountDocsbase(router: HostRouter, docsbase: Docsbase, options?: MountOptions): void {
+  const { routes, answerRouted } = internalsOf(docsbase);
+  mountRoutes(router, routes, answerRouted, options);
+}
+
+function internalsOf(docsbase: Docsbase) {
+  const found = internals.get(docsbase);
+  if (!found) throw new Error("Not a docsbase instance made by createDocsbase");
+  return found;
 }

@@ -9,7 +9,8 @@
  * ```
  * @module
  */
-export { createDocsbase, DEFAULT_MAX_BODY_BYTES } from "./docsbase.js";
+export { createDocsbase, DEFAULT_MAX_BODY_BYTES, mountDocsbase } from "./docsbase.js";
+export type { HostRouter, MountOptions } from "./http/mount.js";
 export type { ClientAuth, Docsbase, DocsbaseOptions } from "./docsbase.js";
 export { DEFAULT_RATE_LIMIT, type Limit, type RateLimitOptions } from "./http/rate-limit.js";
 export type { Client, ClientInput, ClientOutput } from "./core/client.js";

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { transform } from "esbuild";
+import { AutoRouter, type RouteEntry } from "itty-router";
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../src/adapters/memory/index.js";
-import { createDocsbase, type Docsbase } from "../src/index.js";
+import { createDocsbase, type Docsbase, mountDocsbase } from "../src/index.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 
 /** The README's embedding example, on memory storage, so the documented calls stay true. */
@@ -108,5 +109,96 @@ describe("README host-authentication example", () => {
     // A session naming a user docsbase does not know is refused, not trusted.
     sessions.set("stale", { docsbaseUserId: "deleted-user" });
     expect((await get({ cookie: "sid=stale" })).status).toBe(401);
+  });
+});
+
+describe("README itty-router mounting example", () => {
+  /**
+   * The README's code block, run as written: its imports are replaced by the real functions, its
+   * `export default` by a return of what it built.
+   */
+  async function readmeExample() {
+    const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("### Mounting on an itty-router router"));
+    const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    if (!block) throw new Error("README has no itty-router mounting example");
+    const code = block
+      .replace(/^import .*\n/gm, "")
+      .replace(/^export default (.*);.*$/m, "return { docsbase, router, worker: $1 };");
+    const { code: js } = await transform(code, { loader: "ts" });
+    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (
+      ...values: unknown[]
+    ) => Promise<{
+      docsbase: Docsbase;
+      router: { routes: RouteEntry[] };
+      worker: { fetch: (request: Request, ...args: unknown[]) => Promise<Response> };
+    }>;
+    return new AsyncFunction("AutoRouter", "createDocsbase", "mountDocsbase", "storage", js);
+  }
+
+  it("serves /v1 through the host's router, beside the host's routes, with docsbase's answers", async () => {
+    const { docsbase, router, worker } = await (
+      await readmeExample()
+    )(AutoRouter, createDocsbase, mountDocsbase, memoryStorage());
+    const token = "dbt_readme_itty_operator_token";
+    await docsbase.bootstrap({ token });
+    const send = (method: string, path: string, init: RequestInit = {}) =>
+      worker.fetch(
+        new Request(`https://example.com${path}`, {
+          method,
+          ...init,
+          headers: { authorization: `Bearer ${token}`, ...init.headers },
+        }),
+      );
+
+    // The host's own route, and its router's own 404 outside the prefix.
+    expect(await (await send("GET", "/health")).json()).toEqual({ ok: true });
+    expect((await send("GET", "/v1/user")).status).toBe(404);
+    // docsbase's routes are routes of the host's router, matched by it.
+    expect(router.routes.map(([method, , , path]) => `${method} ${path}`)).toContain(
+      "GET /docs/v1/spaces/:spaceId",
+    );
+
+    const user = await send("GET", "/docs/v1/user");
+    expect(user.status).toBe(200);
+    const direct = await docsbase.fetch(
+      new Request("https://example.com/v1/user", { headers: { authorization: `Bearer ${token}` } }),
+    );
+    expect(await user.text()).toBe(await direct.text());
+
+    const created = await send("POST", "/docs/v1/orgs", {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "Acme" }),
+    });
+    expect(created.status).toBe(201);
+    const org = (await created.json()) as { id: string };
+    expect(created.headers.get("location")).toBe(`https://example.com/docs/v1/orgs/${org.id}`);
+    // Parameters as the host's router extracted them; a trailing slash, as docsbase reads paths.
+    expect(await (await send("GET", `/docs/v1/orgs/${org.id}/`)).json()).toMatchObject({ id: org.id });
+
+    // docsbase's own answers keep their shapes: 404, 405 with Allow, 400, 401.
+    const missing = await send("GET", "/docs/v1/nothing/here");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({
+      error: { code: 404, message: "No route for GET /docs/v1/nothing/here" },
+    });
+    expect((await send("GET", "/docs/v1")).status).toBe(404);
+    const wrongMethod = await send("DELETE", "/docs/v1/user");
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("GET");
+    expect(await wrongMethod.json()).toEqual({
+      error: { code: 405, message: "Method DELETE is not allowed on /docs/v1/user" },
+    });
+    const malformed = await send("POST", "/docs/v1/orgs", {
+      headers: { "content-type": "application/json" },
+      body: "{",
+    });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: { message: string } }).error.message).toMatch(
+      /^body: malformed JSON/,
+    );
+    const anonymous = await worker.fetch(new Request("https://example.com/docs/v1/user"));
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ error: { code: 401 } });
   });
 });

@@ -1,5 +1,5 @@
 import { invoke, type Outcome } from "../core/invoke.js";
-import type { AnyOperation } from "../core/registry.js";
+import type { AnyOperation, HttpMethod } from "../core/registry.js";
 import { badRequest, DocsbaseError, isDocsbaseError, unauthorized } from "../core/shared/errors.js";
 import type { Caller, Context } from "../core/shared/world.js";
 import type { PlainAnswer, PlainRequest } from "./plain.js";
@@ -47,49 +47,109 @@ export interface ExtraRoute {
 
 type Serve = (request: PlainRequest, params: Readonly<Record<string, string>>) => Promise<PlainAnswer>;
 
+/** One of the handler's routes: its method, its path as the registry writes paths, under `/v1`. */
+export interface HttpRoute {
+  readonly method: HttpMethod;
+  /** E.g. `/v1/spaces/{spaceId}`. */
+  readonly path: string;
+  /** The path's last parameter, when it spans several segments. */
+  readonly restParam?: string | undefined;
+  readonly serve: Serve;
+}
+
+/**
+ * The runtime-neutral handler (a function from a request to its answer), with what a host's own
+ * router needs to serve its routes: the routes, in the order they are matched, and the answers of
+ * a request that router has routed.
+ */
+export interface Handler {
+  (request: PlainRequest): Promise<PlainAnswer>;
+  readonly routes: readonly HttpRoute[];
+  /** The answer of `route` to a request whose path gave these parameters (as sent). Never rejects. */
+  answerRoute(
+    route: HttpRoute,
+    request: PlainRequest,
+    params: Readonly<Record<string, string>>,
+  ): Promise<PlainAnswer>;
+  /**
+   * The answer to a request no route of its method has: 405 naming the methods `path` has (a path
+   * as the routes write them, `/v1/...`), else 404; `shown` is the path the messages name.
+   */
+  answerUnrouted(request: PlainRequest, path: string, shown: string): Promise<PlainAnswer>;
+}
+
 const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
- * The runtime-neutral handler: one route per operation of the registry (`routes.ts`), all served
- * by the same generic function. Answers JSON, the reference error body, 404 for unknown paths, 405
- * for a known path with another method, 400 for malformed JSON, 413 past the body limit. Never
- * rejects: an unexpected error is reported to `onError` and answered 500.
+ * The runtime-neutral handler: one route per operation of the registry, all served by the same
+ * generic function, matched by itty-router (`routes.ts`). Answers JSON, the reference error body,
+ * 404 for unknown paths, 405 for a known path with another method, 400 for malformed JSON, 413
+ * past the body limit. Never rejects: an unexpected error is reported to `onError` and answered 500.
  */
-export function createHandler(options: HandlerOptions): (request: PlainRequest) => Promise<PlainAnswer> {
-  const routes = new RouteTable<Serve>();
-  routes.add("get", "/v1/openapi.json", async () => ({
-    status: 200,
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(options.openApi()),
-  }));
+export function createHandler(options: HandlerOptions): Handler {
+  const routes: HttpRoute[] = [
+    {
+      method: "get",
+      path: "/v1/openapi.json",
+      serve: async () => ({
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(options.openApi()),
+      }),
+    },
+  ];
   for (const route of options.extraRoutes ?? []) {
-    routes.add(route.method, `/v1${route.path}`, (request, params) => route.handle(params, request));
+    routes.push({
+      method: route.method,
+      path: `/v1${route.path}`,
+      serve: (request, params) => route.handle(params, request),
+    });
   }
   for (const operation of Object.values(options.operations)) {
-    const serveOperation: Serve = (request, params) => serve(operation, request, params, options);
-    routes.add(operation.method, `/v1${operation.path}`, serveOperation, operation.restParam);
+    routes.push({
+      method: operation.method,
+      path: `/v1${operation.path}`,
+      restParam: operation.restParam,
+      serve: (request, params) => serve(operation, request, params, options),
+    });
   }
+  const table = new RouteTable<HttpRoute>();
+  for (const route of routes) table.add(route.method, route.path, route, route.restParam);
 
-  return async (request) => {
+  const answerUnrouted = async (request: PlainRequest, path: string, shown: string) => {
+    // Another method's route on this path: 405, naming the methods it has.
+    const allowed = table.methods(path);
+    if (allowed.length > 0) {
+      return errorAnswer(405, `Method ${request.method} is not allowed on ${shown}`, {
+        allow: allowed.join(", "),
+      });
+    }
+    return errorAnswer(404, `No route for ${request.method} ${shown}`);
+  };
+  const handle = async (request: PlainRequest): Promise<PlainAnswer> => {
     try {
       // Parsing the URL would resolve the segment away; a runtime that hands the target over as
       // sent is judged here (the standalone server checks the raw target itself).
       if (hasDotSegment(request.url)) return errorAnswer(400, DOT_SEGMENT_MESSAGE);
       const pathname = pathnameOf(request.url);
-      const route = routes.match(request.method, pathname);
-      if (route) return await route.value(request, route.params);
-      // Another method's route on this path: 405, naming the methods it has.
-      const allowed = routes.methods(pathname);
-      if (allowed.length > 0) {
-        return errorAnswer(405, `Method ${request.method} is not allowed on ${pathname}`, {
-          allow: allowed.join(", "),
-        });
-      }
-      return errorAnswer(404, `No route for ${request.method} ${pathname}`);
+      const found = table.match(request.method, pathname);
+      if (found) return await found.value.serve(request, found.params);
+      return await answerUnrouted(request, pathname, pathname);
     } catch (error) {
       return renderError(error, request, options);
     }
   };
+  return Object.assign(handle, {
+    routes,
+    async answerRoute(route: HttpRoute, request: PlainRequest, params: Readonly<Record<string, string>>) {
+      try {
+        return await route.serve(request, params);
+      } catch (error) {
+        return renderError(error, request, options);
+      }
+    },
+    answerUnrouted,
+  });
 }
 
 /**

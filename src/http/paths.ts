@@ -11,6 +11,8 @@ import { badRequest } from "../core/shared/errors.js";
  * decodeSegment("spaceId", "%zz"); // throws bad_request "path.spaceId: ..."
  */
 export function decodeSegment(name: string, value: string): string {
+  // Without an escape there is nothing to decode (most ids).
+  if (!value.includes("%")) return value;
   try {
     return decodeURIComponent(value);
   } catch {

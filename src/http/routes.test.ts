@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assemble } from "../core/module.js";
 import { MODULES } from "../core/modules.js";
-import { RouteTable } from "./routes.js";
+import { ittyPath, RouteTable } from "./routes.js";
 
 describe("RouteTable", () => {
   const routes = new RouteTable<string>();
@@ -16,12 +16,14 @@ describe("RouteTable", () => {
     expect(routes.match("GET", "/v1/spaces/a%20b")).toEqual({
       value: "getSpace",
       params: { spaceId: "a%20b" },
+      order: 0,
     });
     expect(routes.match("GET", "/v1/spaces/abc//")).toEqual({
       value: "getSpace",
       params: { spaceId: "abc" },
+      order: 0,
     });
-    expect(routes.match("GET", "/v1/orgs/")).toEqual({ value: "listOrgs", params: {} });
+    expect(routes.match("GET", "/v1/orgs/")).toEqual({ value: "listOrgs", params: {}, order: 4 });
     expect(routes.match("PATCH", "/v1/spaces/abc")?.value).toBe("updateSpace");
   });
 
@@ -33,11 +35,14 @@ describe("RouteTable", () => {
       "/v1/Spaces/x",
       "/v1/spaces/x/y",
       "/v2/orgs",
+      "/",
+      "",
     ]) {
       expect(routes.match("GET", path), path).toBeUndefined();
     }
     expect(routes.match("DELETE", "/v1/spaces/abc")).toBeUndefined();
     expect(routes.match("get", "/v1/spaces/abc")).toBeUndefined();
+    expect(routes.match("BREW", "/v1/spaces/abc")).toBeUndefined();
   });
 
   it("gives a rest parameter everything after its slash, and the first route added wins", () => {
@@ -45,11 +50,19 @@ describe("RouteTable", () => {
       spaceId: "s",
       pagePath: "a/b/",
     });
-    expect(routes.match("GET", "/v1/spaces/s/content/path/")?.params).toEqual({ spaceId: "s", pagePath: "" });
+    expect(routes.match("GET", "/v1/spaces/s/content/path/")?.params).toEqual({
+      spaceId: "s",
+      pagePath: "",
+    });
     expect(routes.match("GET", "/v1/spaces/s/content/path")).toBeUndefined();
     // Both routes match; the rest route was added first.
     expect(routes.match("GET", "/v1/spaces/s/content/path/x")?.value).toBe("pageByPath");
     expect(routes.match("GET", "/v1/spaces/s/content/other/x")?.value).toBe("contentThing");
+    // Longer than any route: only the rest route can match.
+    expect(routes.match("GET", "/v1/spaces/s/content/path/a/b/c/d/e/f/g/h")?.params).toEqual({
+      spaceId: "s",
+      pagePath: "a/b/c/d/e/f/g/h",
+    });
   });
 
   it("lists the methods a path has, in the order of their first matching route", () => {
@@ -57,11 +70,50 @@ describe("RouteTable", () => {
     expect(routes.methods("/v1/nothing")).toEqual([]);
   });
 
-  it("routes every request as the regular expressions of the registry's patterns did", () => {
-    const operations = Object.values(assemble([...MODULES]).operations);
+  it("keeps the order added across parameters and literals in the keyed segments", () => {
+    const table = new RouteTable<string>();
+    table.add("get", "/v1/{tenant}/x", "tenantX");
+    table.add("get", "/v1/orgs/x", "orgsX");
+    table.add("get", "/{version}/orgs/y", "anyVersion");
+    table.add("get", "/v1/orgs/y", "orgsY");
+    expect(table.match("GET", "/v1/orgs/x")?.value).toBe("tenantX");
+    expect(table.match("GET", "/v1/other/x")?.value).toBe("tenantX");
+    expect(table.match("GET", "/v1/orgs/y")?.value).toBe("anyVersion");
+    expect(table.match("GET", "/v2/orgs/y")?.params).toEqual({ version: "v2" });
+    // A route added after requests were matched takes its place in the order.
+    table.add("post", "/v1/orgs/x", "postOrgsX");
+    expect(table.methods("/v1/orgs/x")).toEqual(["GET", "POST"]);
+  });
+
+  it("refuses a literal itty-router would not match as written", () => {
+    const table = new RouteTable<string>();
+    for (const path of ["/v1/notes:search", "/v1/a*", "/v1/{a}b", "/v1//x", "v1/x", "/v1/x/"]) {
+      expect(() => table.add("get", path, "x"), path).toThrow(/segments must be/);
+    }
+  });
+
+  it("writes registry paths as itty-router patterns", () => {
+    expect(ittyPath("/v1/spaces/{spaceId}/content/path/{pagePath}", "pagePath")).toBe(
+      "/v1/spaces/:spaceId/content/path/:pagePath+",
+    );
+    expect(ittyPath("/v1/spaces/{spaceId}")).toBe("/v1/spaces/:spaceId");
+  });
+
+  it("routes every request as the regular expressions of the registry's patterns", () => {
+    const registered = Object.values(assemble([...MODULES]).operations).map(
+      ({ method, path, restParam }) => ({ method, path, restParam }),
+    );
+    // A few routes a host module could add, among docsbase's: a parameter where docsbase has
+    // literals (the keyed segments included), and a rest route of its own.
+    const hosted = [
+      { method: "get" as const, path: "/{area}/spaces/{spaceId}", restParam: undefined },
+      { method: "post" as const, path: "/spaces/{spaceId}/{rest}", restParam: "rest" },
+      { method: "get" as const, path: "/orgs/{organizationId}/{any}", restParam: undefined },
+    ];
+    const operations = [...registered.slice(0, 40), ...hosted, ...registered.slice(40)];
     const table = new RouteTable<number>();
-    // The router it replaced: per route, a regular expression tried in order (trailing slashes
-    // allowed, `[^/]+?` per parameter, `(.*)?` after the rest parameter's slash).
+    // The documented rules, written as a regular expression per route tried in order (trailing
+    // slashes allowed, `[^/]+?` per parameter, `(.*)?` after the rest parameter's slash).
     const patterns = operations.map((operation, index) => {
       table.add(operation.method, `/v1${operation.path}`, index, operation.restParam);
       const source = `/v1${operation.path}`.replace(/\/\{(\w+)\}/g, (_, name: string) =>
@@ -74,7 +126,7 @@ describe("RouteTable", () => {
     );
     const segment = fc.oneof(
       fc.constantFrom(...literals),
-      fc.constantFrom("x", "a%2Fb", "ab.c", "", "%C3%A9"),
+      fc.constantFrom("x", "a%2Fb", "ab.c", "", "%C3%A9", "v1"),
     );
     const tail = fc.constantFrom("", "/", "//", "/x", "/x/y/");
     const path = fc.oneof(
