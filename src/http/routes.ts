@@ -5,12 +5,13 @@ import { IttyRouter, type IRequest, type IttyRouterType, type Route as IttyRoute
  * (`/v1/spaces/{spaceId}`), each turned into an itty-router pattern (`/v1/spaces/:spaceId`, a rest
  * parameter `:pagePath+`) by {@link ittyPath}.
  *
- * Matching rules (itty-router's, unchanged since docsbase first used it):
+ * Matching rules (itty-router 5's, written down so that a change of version that alters them fails
+ * the routing property test):
  * - a `{name}` segment matches one non-empty segment, handed over as sent (still percent-encoded);
  * - trailing slashes are ignored (`/v1/orgs/` is `/v1/orgs`), any other empty segment matches
  *   nothing;
  * - the rest parameter (`restParam`, the last segment) takes everything after the `/` that follows
- *   the segments before it, slashes included, trailing ones too, and may be empty;
+ *   the segments before it, slashes included, trailing ones too, and is never empty;
  * - literals compare exactly (case-sensitive); the first route added wins where several match.
  *
  * An itty router tries its routes in order, a regular expression each, until one matches. So that
