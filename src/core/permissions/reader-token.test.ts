@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { Docsbase } from "../../docsbase.js";
 import { createTestDocsbase, type TestDocsbase } from "../../testing/double.js";
-import { defineModule } from "../module.js";
-import { operations } from "../operations.js";
+import { defineModule, type OperationsOf } from "../module.js";
+import { operations, type Operations } from "../operations.js";
 import { defineOperation } from "../registry.js";
 import { pathParam } from "../shared/schema.js";
 import { onSpace } from "../spaces/access.js";
@@ -108,32 +109,40 @@ describe("a reader token", () => {
   let space: string;
   let token: string;
   let owner: { id: string; token: string };
+  /**
+   * The typed client acting with `token`, with the notes module's operations: the double's
+   * `docsbase` is typed with docsbase's own operations only, though it mounts `notes` too.
+   */
+  const as = (token: string) =>
+    (test.docsbase as Docsbase<Operations & OperationsOf<[typeof notes]>>).as({ token });
   beforeAll(async () => {
     test = await createTestDocsbase({ modules: [notes] });
     owner = await test.createUser("Owner");
-    const api = async (method: string, path: string, body?: unknown) =>
-      (await test.request(method, path, { token: owner.token, ...(body === undefined ? {} : { body }) }))
-        .body;
-    const org = (await api("POST", "/orgs", { title: "Acme" })).id;
-    space = (await api("POST", `/orgs/${org}/spaces`, { title: "Docs" })).id;
-    await api("POST", `/spaces/${space}/content/pages`, { title: "Intro", markdown: "Hello" });
-    const site = (await api("POST", `/orgs/${org}/sites`, { title: "Handbook", spaces: [space] })).id;
-    await api("POST", `/orgs/${org}/sites/${site}/publish`);
+    const client = test.as(owner);
+    const organizationId = (await client.createOrganization({ body: { title: "Acme" } })).id;
+    space = (await client.createSpace({ organizationId, body: { title: "Docs" } })).id;
+    await client.createPage({ spaceId: space, body: { title: "Intro", markdown: "Hello" } });
+    const site = (await client.createSite({ organizationId, body: { title: "Handbook", spaces: [space] } }))
+      .id;
+    await client.publishSite({ organizationId, siteId: site });
     const url = encodeURIComponent(`http://docsbase.test/sites/${site}/`);
+    // The lookup is anonymous: over HTTP.
     token = (await test.request("GET", `/urls/published?url=${url}`, { token: null })).body.apiToken;
   });
 
   it("is refused an operation that does not declare it, a new one included", async () => {
-    const answer = await test.request("GET", `/spaces/${space}/notes`, { token });
-    expect(answer.status).toBe(403);
-    expect(answer.body.error.message).toMatch(/only reads the published content of space/);
+    await expect(as(token).listNotes({ spaceId: space })).rejects.toMatchObject({
+      code: "forbidden",
+      message: expect.stringMatching(/only reads the published content of space/),
+    });
     // A member reads it: the refusal is the token's.
-    expect((await test.request("GET", `/spaces/${space}/notes`, { token: owner.token })).status).toBe(200);
+    await as(owner.token).listNotes({ spaceId: space });
   });
 
   it("reads through an operation that declares it, on its own space only", async () => {
-    const answer = await test.request("GET", `/spaces/${space}/public-notes`, { token });
-    expect(answer).toMatchObject({ status: 200, body: { space } });
-    expect((await test.request("GET", `/spaces/other/public-notes`, { token })).status).toBe(403);
+    expect(await as(token).listPublicNotes({ spaceId: space })).toEqual({ space });
+    await expect(as(token).listPublicNotes({ spaceId: "other" })).rejects.toMatchObject({
+      code: "forbidden",
+    });
   });
 });

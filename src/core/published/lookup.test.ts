@@ -6,39 +6,44 @@ import { signVisitorToken } from "../visitors/visitor-token.js";
 /** `getPublishedContentByUrl`: URL forms, sections and site spaces, share keys, visitor tokens. */
 async function setup() {
   const w = await createWorkspace();
-  const sites = `/orgs/${w.org}/sites`;
   const docs = await w.space({ title: "Docs" });
   const reference = await w.space({ title: "Reference" });
-  const intro = await w.api("POST", `/spaces/${docs}/content/pages`, { title: "Intro", markdown: "Hi" });
-  await w.api("POST", `/spaces/${docs}/content/pages`, { title: "Install", parent: intro.body.id });
-  await w.api("POST", `/spaces/${reference}/content/pages`, { title: "Endpoints" });
-  const site = (await w.api("POST", sites, { title: "Handbook", spaces: [docs, reference] })).body
-    .id as string;
-  const at = `${sites}/${site}`;
-  await w.api("POST", `${at}/publish`);
-  const siteSpaces = (await w.api("GET", `${at}/site-spaces`)).body.items as any[];
-  const lookup = (url: string, extra = "", token: string | null = null) =>
-    w.test.request("GET", `/urls/published?url=${encodeURIComponent(url)}${extra}`, { token });
+  const intro = await w.client.createPage({ spaceId: docs, body: { title: "Intro", markdown: "Hi" } });
+  await w.client.createPage({ spaceId: docs, body: { title: "Install", parent: intro.id } });
+  await w.client.createPage({ spaceId: reference, body: { title: "Endpoints" } });
+  const site = (
+    await w.client.createSite({
+      organizationId: w.org,
+      body: { title: "Handbook", spaces: [docs, reference] },
+    })
+  ).id;
+  /** The site's path parameters, for its typed calls. */
+  const params = { organizationId: w.org, siteId: site };
+  await w.client.publishSite(params);
+  const siteSpaces = (await w.client.listSiteSpaces(params)).items;
+  const onSite = (space: string) => siteSpaces.find((item) => item.space.id === space)!;
+  /** Anonymous lookups, over HTTP; the owner's go through the typed client. */
+  const lookup = (url: string, extra = "") =>
+    w.test.request("GET", `/urls/published?url=${encodeURIComponent(url)}${extra}`, { token: null });
   const root = `http://docsbase.test/sites/${site}/`;
   return {
     ...w,
-    sites,
     docs,
     reference,
     site,
-    at,
+    params,
     lookup,
     root,
-    referencePath: siteSpaces.find((item) => item.space.id === reference).path as string,
-    docsSiteSpace: siteSpaces.find((item) => item.space.id === docs).id as string,
-    referenceSiteSpace: siteSpaces.find((item) => item.space.id === reference).id as string,
+    referencePath: onSite(reference).path,
+    docsSiteSpace: onSite(docs).id,
+    referenceSiteSpace: onSite(reference).id,
   };
 }
 
 describe("getPublishedContentByUrl: URLs", () => {
   it("resolves the site's URL, its site spaces and page paths", async () => {
     const w = await setup();
-    const space = (await w.api("GET", `/spaces/${w.docs}`)).body;
+    const space = await w.client.getSpaceById({ spaceId: w.docs });
     const { status, body } = await w.lookup(w.root);
     expect(status).toBe(200);
     expect(body).toEqual({
@@ -89,7 +94,10 @@ describe("getPublishedContentByUrl: URLs", () => {
 
   it("resolves by basename and hostname, canonical on the hostname", async () => {
     const w = await setup();
-    await w.api("PATCH", w.at, { basename: "handbook", hostname: "docs.acme.example" });
+    await w.client.updateSiteById({
+      ...w.params,
+      body: { basename: "handbook", hostname: "docs.acme.example" },
+    });
     const byBasename = (await w.lookup("http://docsbase.test/sites/handbook/intro")).body;
     expect(byBasename).toMatchObject({ site: w.site, siteBasePath: "/sites/handbook/", pathname: "intro" });
     expect(byBasename.canonicalUrl).toBe("https://docs.acme.example/intro");
@@ -102,29 +110,37 @@ describe("getPublishedContentByUrl: URLs", () => {
     });
     // The id still works, and an id wins over another site's basename.
     expect((await w.lookup(`${w.root}intro`)).body.site).toBe(w.site);
-    const other = (await w.api("POST", w.sites, { title: "Other", spaces: [w.docs] })).body.id as string;
-    await w.api("POST", `${w.sites}/${other}/publish`);
-    await w.api("PATCH", `${w.sites}/${other}`, { basename: w.site });
+    const otherSite = await w.client.createSite({
+      organizationId: w.org,
+      body: { title: "Other", spaces: [w.docs] },
+    });
+    const other = { organizationId: w.org, siteId: otherSite.id };
+    await w.client.publishSite(other);
+    await w.client.updateSiteById({ ...other, body: { basename: w.site } });
     expect((await w.lookup(`${w.root}intro`)).body.site).toBe(w.site);
   });
 
   it("does not resolve unpublished sites, whoever asks", async () => {
     const w = await setup();
-    await w.api("POST", `${w.at}/unpublish`);
+    await w.client.unpublishSite(w.params);
     expect((await w.lookup(w.root)).status).toBe(404);
-    expect((await w.lookup(w.root, "", w.owner.token)).status).toBe(404);
+    await expect(w.client.getPublishedContentByUrl({ url: w.root })).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 
   it("resolves section paths, then site-space paths within the section", async () => {
     const w = await setup();
-    const guides = await w.api("POST", `${w.at}/sections`, { spaceId: w.docs, title: "Guides" });
-    const api = await w.api("POST", `${w.at}/sections`, { spaceId: w.reference, title: "API" });
-    const apiPath = api.body.path as string;
+    const section = (spaceId: string, title: string) =>
+      w.client.addSectionToSite({ ...w.params, body: { spaceId, title } });
+    const guides = await section(w.docs, "Guides");
+    const api = await section(w.reference, "API");
+    const apiPath = api.path;
     const first = (await w.lookup(w.root)).body;
-    expect(first).toMatchObject({ siteSection: guides.body.id, space: w.docs, complete: false });
+    expect(first).toMatchObject({ siteSection: guides.id, space: w.docs, complete: false });
     const named = (await w.lookup(`${w.root}${apiPath}/endpoints`)).body;
     expect(named).toMatchObject({
-      siteSection: api.body.id,
+      siteSection: api.id,
       space: w.reference,
       pathname: "endpoints",
       basePath: `/sites/${w.site}/${apiPath}/`,
@@ -133,23 +149,29 @@ describe("getPublishedContentByUrl: URLs", () => {
     });
     // The Guides section holds both site spaces (the first section took them).
     const inGuides = (await w.lookup(`${w.root}${w.referencePath}/endpoints`)).body;
-    expect(inGuides).toMatchObject({ siteSection: guides.body.id, space: w.reference });
+    expect(inGuides).toMatchObject({ siteSection: guides.id, space: w.reference });
   });
 });
 
 describe("getPublishedContentByUrl: share links", () => {
   it("needs an active key of the site in ?share=, and echoes it", async () => {
     const w = await setup();
-    await w.api("PATCH", w.at, { visibility: "share-link" });
-    const link = (await w.api("POST", `${w.at}/share-links`, { name: "Team" })).body;
-    const closed = (await w.api("POST", `${w.at}/share-links`, { name: "Closed" })).body;
-    await w.api("PATCH", `${w.at}/share-links/${closed.id}`, { active: false });
-    const gone = (await w.api("POST", `${w.at}/share-links`, { name: "Gone" })).body;
-    await w.api("DELETE", `${w.at}/share-links/${gone.id}`);
-    const other = (await w.api("POST", w.sites, { title: "Other", spaces: [w.docs] })).body.id as string;
-    await w.api("PATCH", `${w.sites}/${other}`, { visibility: "share-link" });
-    await w.api("POST", `${w.sites}/${other}/publish`);
-    const foreign = (await w.api("POST", `${w.sites}/${other}/share-links`, { name: "Theirs" })).body.token;
+    await w.client.updateSiteById({ ...w.params, body: { visibility: "share-link" } });
+    const shareLink = (name: string, site = w.params) =>
+      w.client.createSiteShareLink({ ...site, body: { name } });
+    const link = await shareLink("Team");
+    const closed = await shareLink("Closed");
+    await w.client.updateSiteShareLinkById({ ...w.params, shareLinkId: closed.id, body: { active: false } });
+    const gone = await shareLink("Gone");
+    await w.client.deleteSiteShareLinkById({ ...w.params, shareLinkId: gone.id });
+    const otherSite = await w.client.createSite({
+      organizationId: w.org,
+      body: { title: "Other", spaces: [w.docs] },
+    });
+    const other = { organizationId: w.org, siteId: otherSite.id };
+    await w.client.updateSiteById({ ...other, body: { visibility: "share-link" } });
+    await w.client.publishSite(other);
+    const foreign = (await shareLink("Theirs", other)).token;
 
     const shared = await w.lookup(`${w.root}intro?share=${link.token}`);
     expect(shared.status).toBe(200);
@@ -163,15 +185,17 @@ describe("getPublishedContentByUrl: share links", () => {
     }
     expect((await w.lookup(`${w.root}intro`)).status).toBe(404);
     // A member's token opens nothing more.
-    expect((await w.lookup(`${w.root}intro`, "", w.owner.token)).status).toBe(404);
+    await expect(w.client.getPublishedContentByUrl({ url: `${w.root}intro` })).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 });
 
 describe("getPublishedContentByUrl: visitor-auth", () => {
   async function visitorSite() {
     const w = await setup();
-    await w.api("PATCH", w.at, { visibility: "visitor-auth" });
-    const key = (await w.api("GET", `${w.at}/publishing/auth`)).body.privateKey as string;
+    await w.client.updateSiteById({ ...w.params, body: { visibility: "visitor-auth" } });
+    const key = (await w.client.getSitePublishingAuthById(w.params)).privateKey;
     const now = new Date("2025-01-01T00:00:00.000Z");
     const sign = (claims: Record<string, unknown> = {}, expiresAt = new Date(now.getTime() + 3600_000)) =>
       signVisitorToken(claims, key, { issuedAt: now, expiresAt });
@@ -202,7 +226,7 @@ describe("getPublishedContentByUrl: visitor-auth", () => {
   it("stops accepting tokens of a regenerated key", async () => {
     const w = await visitorSite();
     const valid = await w.sign();
-    await w.api("POST", `${w.at}/publishing/auth/regenerate`);
+    await w.client.regenerateSitePublishingAuthById(w.params);
     expect((await w.withToken(w.root, valid)).status).toBe(404);
   });
 
@@ -220,34 +244,39 @@ describe("getPublishedContentByUrl: visitor-auth", () => {
 
   it("evaluates conditions against the token's claims", async () => {
     const w = await visitorSite();
-    const open = await w.api("POST", `${w.at}/sections`, { spaceId: w.docs, title: "Guides" });
-    const pro = await w.api("POST", `${w.at}/sections`, { spaceId: w.reference, title: "Pro" });
-    await w.api("PATCH", `${w.at}/sections/${pro.body.id}`, { condition: 'visitor.claims.plan == "pro"' });
-    const proUrl = `${w.root}${pro.body.path}/endpoints`;
+    const section = (spaceId: string, title: string) =>
+      w.client.addSectionToSite({ ...w.params, body: { spaceId, title } });
+    const condition = (siteSectionId: string, condition: string) =>
+      w.client.updateSiteSectionById({ ...w.params, siteSectionId, body: { condition } });
+    const open = await section(w.docs, "Guides");
+    const pro = await section(w.reference, "Pro");
+    await condition(pro.id, 'visitor.claims.plan == "pro"');
+    const proUrl = `${w.root}${pro.path}/endpoints`;
     const proToken = await w.sign({ plan: "pro" });
     const freeToken = await w.sign({ plan: "free" });
-    expect((await w.withToken(proUrl, proToken)).body.siteSection).toBe(pro.body.id);
+    expect((await w.withToken(proUrl, proToken)).body.siteSection).toBe(pro.id);
     // A reader lacking the claim never resolves into the hidden section, even by naming it.
     expect((await w.withToken(proUrl, freeToken)).status).toBe(404);
-    expect((await w.withToken(`${w.root}${pro.body.path}`, freeToken)).status).toBe(404);
+    expect((await w.withToken(`${w.root}${pro.path}`, freeToken)).status).toBe(404);
 
     // The default section hidden: the site's URL resolves to the first visible section.
-    await w.api("PATCH", `${w.at}/sections/${open.body.id}`, { condition: "visitor.claims.staff == true" });
+    await condition(open.id, "visitor.claims.staff == true");
     expect((await w.withToken(w.root, proToken)).body).toMatchObject({
-      siteSection: pro.body.id,
+      siteSection: pro.id,
       space: w.reference,
-      canonicalUrl: `${w.root}${pro.body.path}/`,
+      canonicalUrl: `${w.root}${pro.path}/`,
     });
     expect((await w.withToken(w.root, freeToken)).status).toBe(404);
-    expect((await w.withToken(w.root, await w.sign({ staff: true }))).body.siteSection).toBe(open.body.id);
+    expect((await w.withToken(w.root, await w.sign({ staff: true }))).body.siteSection).toBe(open.id);
   });
 
   it("hides site spaces by condition, and reads unsigned claims only from the token's unsigned object", async () => {
     const w = await visitorSite();
-    const hidden = await w.api("PATCH", `${w.at}/site-spaces/${w.referenceSiteSpace}`, {
-      condition: "visitor.claims.unsigned.beta == true",
+    await w.client.updateSiteSpaceById({
+      ...w.params,
+      siteSpaceId: w.referenceSiteSpace,
+      body: { condition: "visitor.claims.unsigned.beta == true" },
     });
-    expect(hidden.status).toBe(200);
     const url = `${w.root}${w.referencePath}/endpoints`;
     expect((await w.withToken(url, await w.sign({ unsigned: { beta: true } }))).body.space).toBe(w.reference);
     for (const claims of [{}, { beta: true }, { unsigned: "beta" }, { unsigned: { beta: false } }]) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { answerOf } from "../../../test/support/limits.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { sitesTable } from "./tables.js";
 import { signVisitorToken, verifyVisitorToken } from "../visitors/visitor-token.js";
@@ -7,33 +8,31 @@ import { signVisitorToken, verifyVisitorToken } from "../visitors/visitor-token.
 describe("publishing auth", () => {
   async function setup() {
     const w = await createWorkspace();
-    const site = (await w.api("POST", `/orgs/${w.org}/sites`, { visibility: "visitor-auth" })).body
-      .id as string;
-    return { ...w, site, auth: `/orgs/${w.org}/sites/${site}/publishing/auth` };
+    const organizationId = w.org;
+    const site = (await w.client.createSite({ organizationId, body: { visibility: "visitor-auth" } })).id;
+    return { ...w, site, auth: { organizationId, siteId: site } };
   }
 
   it("answers the site's publishing key as privateKey, with the custom backend", async () => {
     const w = await setup();
-    const got = await w.api("GET", w.auth);
-    expect(got.status).toBe(200);
+    const got = await w.client.getSitePublishingAuthById(w.auth);
     const key = (await w.stored(sitesTable, w.site))?.publishingKey;
-    expect(got.body).toEqual({ object: "publishing-auth", backend: "custom", privateKey: key });
+    expect(got).toEqual({ object: "publishing-auth", backend: "custom", privateKey: key });
     expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
   it("regenerates the key: tokens signed with the old one stop verifying", async () => {
     const w = await setup();
-    const old = (await w.api("GET", w.auth)).body.privateKey as string;
+    const old = (await w.client.getSitePublishingAuthById(w.auth)).privateKey;
     const token = await signVisitorToken({ plan: "pro" }, old);
     const now = new Date();
     expect(await verifyVisitorToken(token, old, now)).toEqual({ ok: true, claims: { plan: "pro" } });
-    const regenerated = await w.api("POST", `${w.auth}/regenerate`);
-    expect(regenerated.status).toBe(200);
-    const fresh = regenerated.body.privateKey as string;
+    const regenerated = await w.client.regenerateSitePublishingAuthById(w.auth);
+    const fresh = regenerated.privateKey;
     expect(fresh).not.toBe(old);
-    expect(regenerated.body).toEqual({ object: "publishing-auth", backend: "custom", privateKey: fresh });
+    expect(regenerated).toEqual({ object: "publishing-auth", backend: "custom", privateKey: fresh });
     expect((await w.stored(sitesTable, w.site))?.publishingKey).toBe(fresh);
-    expect((await w.api("GET", w.auth)).body.privateKey).toBe(fresh);
+    expect((await w.client.getSitePublishingAuthById(w.auth)).privateKey).toBe(fresh);
     expect(await verifyVisitorToken(token, fresh, now)).toEqual({ ok: false, reason: "signature" });
     const renewed = await signVisitorToken({ plan: "pro" }, fresh);
     expect((await verifyVisitorToken(renewed, fresh, now)).ok).toBe(true);
@@ -42,20 +41,26 @@ describe("publishing auth", () => {
   it("shows and regenerates the key for admins only; members get 403, others 404", async () => {
     const w = await setup();
     const key = (await w.stored(sitesTable, w.site))?.publishingKey;
-    const reader = await w.member("read");
-    const editor = await w.member("edit");
+    const reader = (await w.member("read")).client;
+    const editor = (await w.member("edit")).client;
     for (const member of [reader, editor]) {
-      const refused = await member("GET", w.auth);
+      const refused = await answerOf(member.getSitePublishingAuthById(w.auth));
       expect(refused.status).toBe(403);
       expect(JSON.stringify(refused.body)).not.toContain(key);
-      expect((await member("POST", `${w.auth}/regenerate`)).status).toBe(403);
+      await expect(member.regenerateSitePublishingAuthById(w.auth)).rejects.toMatchObject({
+        code: "forbidden",
+      });
     }
-    const guest = await w.member(null);
-    for (const stranger of [guest, w.outsider]) {
-      expect((await stranger("GET", w.auth)).status).toBe(404);
-      expect((await stranger("POST", `${w.auth}/regenerate`)).status).toBe(404);
+    const guest = (await w.member(null)).client;
+    for (const stranger of [guest, w.outsider.client]) {
+      await expect(stranger.getSitePublishingAuthById(w.auth)).rejects.toMatchObject({ code: "not_found" });
+      await expect(stranger.regenerateSitePublishingAuthById(w.auth)).rejects.toMatchObject({
+        code: "not_found",
+      });
     }
     expect((await w.stored(sitesTable, w.site))?.publishingKey).toBe(key);
-    expect((await w.api("GET", `/orgs/${w.org}/sites/unknown/publishing/auth`)).status).toBe(404);
+    await expect(
+      w.client.getSitePublishingAuthById({ organizationId: w.org, siteId: "unknown" }),
+    ).rejects.toMatchObject({ code: "not_found" });
   });
 });

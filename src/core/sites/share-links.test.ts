@@ -7,14 +7,17 @@ import { shareLinksTable } from "./tables.js";
 describe("share links", () => {
   async function setup() {
     const w = await createWorkspace();
-    const site = (await w.api("POST", `/orgs/${w.org}/sites`, { visibility: "share-link" })).body
-      .id as string;
+    const organizationId = w.org;
+    const site = (await w.client.createSite({ organizationId, body: { visibility: "share-link" } })).id;
     const links = `/orgs/${w.org}/sites/${site}/share-links`;
-    return { ...w, site, links };
+    const at = { organizationId, siteId: site };
+    const create = (name: string) => w.client.createSiteShareLink({ ...at, body: { name } });
+    return { ...w, site, links, at, create };
   }
 
   it("creates active links with a long unique key, shown to admins only", async () => {
     const w = await setup();
+    // Over HTTP for its 201 and Location header.
     const created = await w.api("POST", w.links, { name: "Reviewers" });
     expect(created.status).toBe(201);
     expect(created.headers.get("location")).toBe(
@@ -27,18 +30,18 @@ describe("share links", () => {
     // Not published yet: no published URL, even for an admin.
     expect(created.body.urls).toEqual({});
     w.advance(1000);
-    const second = (await w.api("POST", w.links, { name: "Partners" })).body;
+    const second = await w.create("Partners");
     expect(second.token).not.toBe(token);
 
-    await w.api("POST", `/orgs/${w.org}/sites/${w.site}/publish`);
-    const listed = (await w.api("GET", w.links)).body;
+    await w.client.publishSite(w.at);
+    const listed = await w.client.listSiteShareLinks(w.at);
     expect(listed.count).toBe(2);
     expect(listed.items[0]).toMatchObject({ id: created.body.id, token });
-    expect(listed.items[0].urls.published).toBe(`http://docsbase.test/sites/${w.site}/?share=${token}`);
+    expect(listed.items[0]!.urls.published).toBe(`http://docsbase.test/sites/${w.site}/?share=${token}`);
 
     const reader = await w.member("read");
-    const seen = (await reader("GET", w.links)).body;
-    expect(seen.items.map((item: any) => item.name)).toEqual(["Reviewers", "Partners"]);
+    const seen = await reader.client.listSiteShareLinks(w.at);
+    expect(seen.items.map((item) => item.name)).toEqual(["Reviewers", "Partners"]);
     for (const item of seen.items) {
       expect(item.token).toBeUndefined();
       expect(item.urls).toEqual({});
@@ -48,90 +51,113 @@ describe("share links", () => {
 
   it("lets read members list, only admins change links, and hides them from everyone else", async () => {
     const w = await setup();
-    const link = (await w.api("POST", w.links, { name: "Link" })).body.id as string;
-    const reader = await w.member("read");
-    const editor = await w.member("edit");
+    const link = { ...w.at, shareLinkId: (await w.create("Link")).id };
+    const reader = (await w.member("read")).client;
+    const editor = (await w.member("edit")).client;
     for (const member of [reader, editor]) {
-      expect((await member("GET", w.links)).status).toBe(200);
-      expect((await member("POST", w.links, { name: "Mine" })).status).toBe(403);
-      expect((await member("PATCH", `${w.links}/${link}`, { active: false })).status).toBe(403);
-      expect((await member("DELETE", `${w.links}/${link}`)).status).toBe(403);
+      await member.listSiteShareLinks(w.at);
+      await expect(member.createSiteShareLink({ ...w.at, body: { name: "Mine" } })).rejects.toMatchObject({
+        code: "forbidden",
+      });
+      await expect(
+        member.updateSiteShareLinkById({ ...link, body: { active: false } }),
+      ).rejects.toMatchObject({ code: "forbidden" });
+      await expect(member.deleteSiteShareLinkById(link)).rejects.toMatchObject({ code: "forbidden" });
     }
-    const guest = await w.member(null);
-    for (const stranger of [guest, w.outsider]) {
-      expect((await stranger("GET", w.links)).status).toBe(404);
-      expect((await stranger("POST", w.links, { name: "Mine" })).status).toBe(404);
-      expect((await stranger("DELETE", `${w.links}/${link}`)).status).toBe(404);
+    const guest = (await w.member(null)).client;
+    for (const stranger of [guest, w.outsider.client]) {
+      await expect(stranger.listSiteShareLinks(w.at)).rejects.toMatchObject({ code: "not_found" });
+      await expect(stranger.createSiteShareLink({ ...w.at, body: { name: "Mine" } })).rejects.toMatchObject({
+        code: "not_found",
+      });
+      await expect(stranger.deleteSiteShareLinkById(link)).rejects.toMatchObject({ code: "not_found" });
     }
-    expect((await w.api("GET", w.links)).body.items.map((item: any) => [item.name, item.active])).toEqual([
+    expect((await w.client.listSiteShareLinks(w.at)).items.map((item) => [item.name, item.active])).toEqual([
       ["Link", true],
     ]);
   });
 
   it("accepts a name of 50 characters and refuses 51 with the field named", async () => {
     const w = await setup();
-    const tooLong = await w.api("POST", w.links, { name: "n".repeat(51) });
-    expect(tooLong.status).toBe(400);
-    expect(tooLong.body.error.message).toContain("body.name");
+    await expect(w.create("n".repeat(51))).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringContaining("body.name"),
+    });
+    // Over HTTP: no client type allows a link without a name.
     expect((await w.api("POST", w.links, {})).body.error.message).toContain("body.name");
-    expect((await w.api("GET", w.links)).body.count).toBe(0);
-    const created = await w.api("POST", w.links, { name: "n".repeat(50) });
-    expect(created.status).toBe(201);
-    const link = `${w.links}/${created.body.id}`;
-    const refused = await w.api("PATCH", link, { name: "m".repeat(51), active: false });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toContain("body.name");
-    expect(await w.stored(shareLinksTable, created.body.id)).toMatchObject({
+    expect((await w.client.listSiteShareLinks(w.at)).count).toBe(0);
+    const created = await w.create("n".repeat(50));
+    const link = { ...w.at, shareLinkId: created.id };
+    await expect(
+      w.client.updateSiteShareLinkById({ ...link, body: { name: "m".repeat(51), active: false } }),
+    ).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("body.name") });
+    expect(await w.stored(shareLinksTable, created.id)).toMatchObject({
       name: "n".repeat(50),
       active: true,
     });
-    expect((await w.api("PATCH", link, { name: "m".repeat(50) })).body.name).toBe("m".repeat(50));
+    expect((await w.client.updateSiteShareLinkById({ ...link, body: { name: "m".repeat(50) } })).name).toBe(
+      "m".repeat(50),
+    );
   });
 
   it("renames and turns links off and on, keeping the key; an empty PATCH is refused", async () => {
     const w = await setup();
-    const created = (await w.api("POST", w.links, { name: "Before" })).body;
-    const link = `${w.links}/${created.id}`;
-    const off = await w.api("PATCH", link, { active: false });
-    expect(off.body).toMatchObject({ name: "Before", active: false, token: created.token });
-    const renamed = await w.api("PATCH", link, { name: "After", active: true });
-    expect(renamed.body).toMatchObject({ name: "After", active: true, token: created.token });
-    const empty = await w.api("PATCH", link, {});
-    expect(empty.status).toBe(400);
-    expect(empty.body.error.message).toMatch(/^body: .*active, name/);
-    expect((await w.api("PATCH", `${w.links}/unknown`, { active: false })).status).toBe(404);
+    const created = await w.create("Before");
+    const link = { ...w.at, shareLinkId: created.id };
+    const off = await w.client.updateSiteShareLinkById({ ...link, body: { active: false } });
+    expect(off).toMatchObject({ name: "Before", active: false, token: created.token });
+    const renamed = await w.client.updateSiteShareLinkById({
+      ...link,
+      body: { name: "After", active: true },
+    });
+    expect(renamed).toMatchObject({ name: "After", active: true, token: created.token });
+    await expect(w.client.updateSiteShareLinkById({ ...link, body: {} })).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringMatching(/^body: .*active, name/),
+    });
+    await expect(
+      w.client.updateSiteShareLinkById({ ...w.at, shareLinkId: "unknown", body: { active: false } }),
+    ).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("deletes with 205, then 204; a link of another site is neither changed nor deleted", async () => {
     const w = await setup();
-    const created = (await w.api("POST", w.links, { name: "Gone" })).body;
-    const other = (await w.api("POST", `/orgs/${w.org}/sites`, {})).body.id as string;
+    const created = await w.create("Gone");
+    const other = (await w.client.createSite({ organizationId: w.org, body: {} })).id;
     const otherLinks = `/orgs/${w.org}/sites/${other}/share-links`;
-    expect((await w.api("PATCH", `${otherLinks}/${created.id}`, { active: false })).status).toBe(404);
+    await expect(
+      w.client.updateSiteShareLinkById({
+        organizationId: w.org,
+        siteId: other,
+        shareLinkId: created.id,
+        body: { active: false },
+      }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    // Deletions over HTTP, for their 205 or 204.
     expect((await w.api("DELETE", `${otherLinks}/${created.id}`)).status).toBe(204);
     expect(await w.stored(shareLinksTable, created.id)).toMatchObject({ active: true });
     expect((await w.api("DELETE", `${w.links}/${created.id}`)).status).toBe(205);
     expect(await w.stored(shareLinksTable, created.id)).toBeUndefined();
     expect((await w.api("DELETE", `${w.links}/${created.id}`)).status).toBe(204);
-    expect((await w.api("GET", w.links)).body.count).toBe(0);
+    expect((await w.client.listSiteShareLinks(w.at)).count).toBe(0);
     // Deleting the site takes its links with it.
-    const kept = (await w.api("POST", w.links, { name: "Kept" })).body.id as string;
+    const kept = (await w.create("Kept")).id;
     expect((await w.api("DELETE", `/orgs/${w.org}/sites/${w.site}`)).status).toBe(205);
     expect(await w.stored(shareLinksTable, kept)).toBeUndefined();
-    expect((await w.api("GET", w.links)).status).toBe(404);
+    await expect(w.client.listSiteShareLinks(w.at)).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("pages the list, oldest first", async () => {
     const w = await setup();
     for (const name of ["a", "b", "c"]) {
-      await w.api("POST", w.links, { name });
+      await w.create(name);
       w.advance(1000);
     }
-    const first = (await w.api("GET", `${w.links}?limit=2`)).body;
-    expect(first.items.map((item: any) => item.name)).toEqual(["a", "b"]);
+    const first = await w.client.listSiteShareLinks({ ...w.at, limit: 2 });
+    expect(first.items.map((item) => item.name)).toEqual(["a", "b"]);
     expect(first.count).toBe(3);
-    const rest = (await w.api("GET", `${w.links}?limit=2&page=${encodeURIComponent(first.next.page)}`)).body;
-    expect(rest.items.map((item: any) => item.name)).toEqual(["c"]);
+    const rest = await w.client.listSiteShareLinks({ ...w.at, limit: 2, page: first.next!.page });
+    expect(rest.items.map((item) => item.name)).toEqual(["c"]);
     expect(rest.next).toBeUndefined();
   });
 });

@@ -1,42 +1,60 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import type { ClientInput } from "../client.js";
+import type { Operations } from "../operations.js";
 import { sitesTable, siteSpacesTable } from "./tables.js";
+
+type SiteCreate = ClientInput<Operations["createSite"]>["body"];
+type SiteUpdate = ClientInput<Operations["updateSiteById"]>["body"];
 
 /** Site operations: role rules, every limit of SPEC.md at its boundary, uniqueness and defaults. */
 describe("sites", () => {
   async function setup() {
     const w = await createWorkspace();
-    const sites = `/orgs/${w.org}/sites`;
-    const create = async (body: object = {}) => (await w.api("POST", sites, body)).body.id as string;
-    return { ...w, sites, create };
+    const organizationId = w.org;
+    const create = async (body: SiteCreate = {}) => (await w.client.createSite({ organizationId, body })).id;
+    const update = (siteId: string, body: SiteUpdate) =>
+      w.client.updateSiteById({ organizationId, siteId, body });
+    return { ...w, organizationId, create, update };
   }
 
   it("lets read members see sites and only admins change them; others get 404", async () => {
     const w = await setup();
+    const { organizationId } = w;
     const site = await w.create({ title: "Guide" });
-    const reader = await w.member("read");
-    const editor = await w.member("edit");
-    const guest = await w.member(null);
-    expect((await reader("GET", `${w.sites}/${site}`)).status).toBe(200);
-    expect((await reader("GET", w.sites)).body.count).toBe(1);
-    const refused = await editor("PATCH", `${w.sites}/${site}`, { title: "Mine" });
-    expect(refused.status).toBe(403);
-    expect(refused.body.error.message).toMatch(/Managing the site/);
-    expect((await editor("POST", w.sites, {})).status).toBe(403);
-    expect((await editor("POST", `${w.sites}/${site}/publish`)).status).toBe(403);
-    expect((await editor("DELETE", `${w.sites}/${site}`)).status).toBe(403);
-    for (const stranger of [guest, w.outsider]) {
-      expect((await stranger("GET", `${w.sites}/${site}`)).status).toBe(404);
-      expect((await stranger("GET", w.sites)).status).toBe(404);
+    const siteId = site;
+    const reader = (await w.member("read")).client;
+    const editor = (await w.member("edit")).client;
+    const guest = (await w.member(null)).client;
+    await reader.getSiteById({ organizationId, siteId });
+    expect((await reader.listSites({ organizationId })).count).toBe(1);
+    await expect(
+      editor.updateSiteById({ organizationId, siteId, body: { title: "Mine" } }),
+    ).rejects.toMatchObject({ code: "forbidden", message: expect.stringMatching(/Managing the site/) });
+    await expect(editor.createSite({ organizationId, body: {} })).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    await expect(editor.publishSite({ organizationId, siteId })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(editor.deleteSiteById({ organizationId, siteId })).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    for (const stranger of [guest, w.outsider.client]) {
+      await expect(stranger.getSiteById({ organizationId, siteId })).rejects.toMatchObject({
+        code: "not_found",
+      });
+      await expect(stranger.listSites({ organizationId })).rejects.toMatchObject({ code: "not_found" });
     }
     // A site of another organization is not reachable through this one.
     const other = await w.organization("Other");
-    const foreign = (await w.api("POST", `/orgs/${other}/sites`, {})).body.id as string;
-    expect((await w.api("GET", `${w.sites}/${foreign}`)).status).toBe(404);
+    const foreign = (await w.client.createSite({ organizationId: other, body: {} })).id;
+    await expect(w.client.getSiteById({ organizationId, siteId: foreign })).rejects.toMatchObject({
+      code: "not_found",
+    });
     expect((await w.stored(sitesTable, site))?.title).toBe("Guide");
   });
 
-  it.each([
+  type Limited = "title" | "basename" | "hostname" | "proxy";
+  it.each<[Limited, string, string]>([
     ["title", "ab", "a"],
     ["title", "t".repeat(128), "t".repeat(129)],
     ["basename", "b", ""],
@@ -53,12 +71,17 @@ describe("sites", () => {
     const w = await setup();
     const site = await w.create({ title: "Limits" });
     const before = await w.stored(sitesTable, site);
-    const refused = await w.api("PATCH", `${w.sites}/${site}`, { [field]: bad });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toContain(`body.${field}`);
+    const only = (value: string) => {
+      const body: Pick<SiteUpdate, Limited> = {};
+      body[field] = value;
+      return body;
+    };
+    await expect(w.update(site, only(bad))).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringContaining(`body.${field}`),
+    });
     expect(await w.stored(sitesTable, site)).toEqual(before);
-    const accepted = await w.api("PATCH", `${w.sites}/${site}`, { [field]: good });
-    expect(accepted.status).toBe(200);
+    await w.update(site, only(good));
     expect((await w.stored(sitesTable, site))?.[field as "title"]).toBe(good);
   });
 
@@ -66,30 +89,33 @@ describe("sites", () => {
     const w = await setup();
     const first = await w.create();
     const second = await w.create();
-    await w.api("PATCH", `${w.sites}/${first}`, { hostname: "docs.acme.test", basename: "acme" });
-    const taken = await w.api("PATCH", `${w.sites}/${second}`, { hostname: "docs.acme.test" });
-    expect(taken.status).toBe(409);
-    expect(taken.body.error.message).toContain("body.hostname");
-    expect((await w.api("PATCH", `${w.sites}/${second}`, { basename: "acme" })).status).toBe(409);
+    await w.update(first, { hostname: "docs.acme.test", basename: "acme" });
+    await expect(w.update(second, { hostname: "docs.acme.test" })).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining("body.hostname"),
+    });
+    await expect(w.update(second, { basename: "acme" })).rejects.toMatchObject({ code: "conflict" });
     // The same site may set its own values again.
-    expect((await w.api("PATCH", `${w.sites}/${first}`, { hostname: "docs.acme.test" })).status).toBe(200);
-    await w.api("PATCH", `${w.sites}/${first}`, { hostname: null });
-    expect((await w.api("PATCH", `${w.sites}/${second}`, { hostname: "docs.acme.test" })).status).toBe(200);
-    const published = await w.api("POST", `${w.sites}/${second}/publish`);
-    expect(published.body.urls.published).toBe("https://docs.acme.test/");
+    await w.update(first, { hostname: "docs.acme.test" });
+    await w.update(first, { hostname: null });
+    await w.update(second, { hostname: "docs.acme.test" });
+    const published = await w.client.publishSite({ organizationId: w.organizationId, siteId: second });
+    expect(published.urls.published).toBe("https://docs.acme.test/");
   });
 
   it("creates site spaces from `spaces`, checks them first and moves the default site space", async () => {
     const w = await setup();
+    const { organizationId } = w;
     const [a, b] = [await w.space({ title: "Alpha" }), await w.space({ title: "Beta" })];
     const foreignOrg = await w.organization("Elsewhere");
     const foreign = await w.space({}, foreignOrg);
     for (const spaces of [["missing"], [foreign], [a, a]]) {
-      const refused = await w.api("POST", w.sites, { spaces });
-      expect(refused.status).toBe(400);
-      expect(refused.body.error.message).toMatch(/body\.spaces\[\d\]/);
+      await expect(w.client.createSite({ organizationId, body: { spaces } })).rejects.toMatchObject({
+        code: "bad_request",
+        message: expect.stringMatching(/body\.spaces\[\d\]/),
+      });
     }
-    expect((await w.api("GET", w.sites)).body.count).toBe(0);
+    expect((await w.client.listSites({ organizationId })).count).toBe(0);
     const site = await w.create({ spaces: [a, b] });
     const siteSpaces = () =>
       w.storage.read((tx) => tx.list(siteSpacesTable, { index: "bySite", where: [site] }));
@@ -99,14 +125,12 @@ describe("sites", () => {
       ["beta", false],
     ]);
     const beta = listed[1]!.id;
-    expect((await w.api("PATCH", `${w.sites}/${site}`, { defaultSiteSpace: beta })).status).toBe(200);
+    await w.update(site, { defaultSiteSpace: beta });
     expect((await siteSpaces()).map((record) => record.default)).toEqual([false, true]);
-    const refused = await w.api("PATCH", `${w.sites}/${site}`, {
-      title: "Changed",
-      defaultSiteSpace: "nope",
+    await expect(w.update(site, { title: "Changed", defaultSiteSpace: "nope" })).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringContaining("body.defaultSiteSpace"),
     });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toContain("body.defaultSiteSpace");
     expect((await w.stored(sitesTable, site))?.title).not.toBe("Changed");
   });
 
@@ -114,11 +138,13 @@ describe("sites", () => {
     const w = await setup();
     const [a, b] = [await w.space({ title: "Alpha" }), await w.space({ title: "Beta" })];
     const site = await w.create({ spaces: [a, b] });
-    const count = async () => (await w.api("GET", `${w.sites}/${site}`)).body.siteSpaces as number;
+    const count = async () =>
+      (await w.client.getSiteById({ organizationId: w.organizationId, siteId: site })).siteSpaces;
     expect(await count()).toBe(2);
+    // Over HTTP for its 205.
     expect((await w.api("DELETE", `/spaces/${b}`)).status).toBe(205);
     expect(await count()).toBe(1);
-    expect((await w.api("POST", `/spaces/${b}/restore`)).status).toBe(200);
+    await w.client.restoreSpace({ spaceId: b });
     expect(await count()).toBe(2);
   });
 });
