@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { expectRefusedUnchanged, LONG_ID, LONGEST_ID } from "../../../test/support/limits.js";
+import { answerOf, expectRefusedUnchanged, LONG_ID, LONGEST_ID } from "../../../test/support/limits.js";
 import { MAX_DESCRIPTION_JSON_LENGTH } from "./schemas.js";
 
 /** A description document whose JSON is `length` characters long. */
@@ -22,51 +22,82 @@ function descriptionOf(length: number) {
 /** Input limits of the change-request operations (docs/api.md, "Limits"). */
 describe("change requests: input limits", () => {
   it("bounds change request ids, filters, templates, subjects and descriptions", async () => {
-    const { api, org, space } = await createWorkspace();
+    const { client, org, space } = await createWorkspace();
     const spaceId = await space({ title: "Docs" });
-    const base = `/spaces/${spaceId}/change-requests`;
-    const cr = (await api("POST", base, { subject: "Edit" })).body;
+    const cr = await client.createChangeRequest({ spaceId, body: { subject: "Edit" } });
+    const ids = { spaceId, changeRequestId: cr.id };
+    const long = { spaceId, changeRequestId: LONG_ID };
     const observe = async () => ({
-      list: (await api("GET", `${base}?status=open`)).body,
-      cr: (await api("GET", `${base}/${cr.id}`)).body,
-      pages: (await api("GET", `${base}/${cr.id}/content`)).body,
+      list: await client.listChangeRequestsForSpace({ spaceId, status: "open" }),
+      cr: await client.getChangeRequestById(ids),
+      pages: await client.getRevisionOfChangeRequestById(ids),
     });
     await expectRefusedUnchanged(observe, [
-      [() => api("GET", `${base}/${LONG_ID}`), "path.changeRequestId"],
-      [() => api("PATCH", `${base}/${LONG_ID}`, { subject: "Renamed" }), "path.changeRequestId"],
-      [() => api("POST", `${base}/${LONG_ID}/merge`), "path.changeRequestId"],
-      [() => api("POST", `/spaces/${LONG_ID}/change-requests`, {}), "path.spaceId"],
-      [() => api("POST", base, { template: { id: LONG_ID } }), "body.template.id"],
-      [() => api("POST", base, { subject: "s".repeat(101) }), "body.subject"],
+      [() => answerOf(client.getChangeRequestById(long)), "path.changeRequestId"],
+      [
+        () => answerOf(client.updateChangeRequestById({ ...long, body: { subject: "Renamed" } })),
+        "path.changeRequestId",
+      ],
+      [() => answerOf(client.mergeChangeRequest(long)), "path.changeRequestId"],
+      [() => answerOf(client.createChangeRequest({ spaceId: LONG_ID, body: {} })), "path.spaceId"],
+      [
+        () => answerOf(client.createChangeRequest({ spaceId, body: { template: { id: LONG_ID } } })),
+        "body.template.id",
+      ],
+      [
+        () => answerOf(client.createChangeRequest({ spaceId, body: { subject: "s".repeat(101) } })),
+        "body.subject",
+      ],
       [
         () =>
-          api("PATCH", `${base}/${cr.id}`, { description: descriptionOf(MAX_DESCRIPTION_JSON_LENGTH + 1) }),
+          answerOf(
+            client.updateChangeRequestById({
+              ...ids,
+              body: { description: descriptionOf(MAX_DESCRIPTION_JSON_LENGTH + 1) },
+            }),
+          ),
         "body.description",
       ],
-      [() => api("GET", `${base}?creator=${LONG_ID}`), "query.creator"],
-      [() => api("GET", `${base}?contributor=${LONG_ID}`), "query.contributor"],
+      [() => answerOf(client.listChangeRequestsForSpace({ spaceId, creator: LONG_ID })), "query.creator"],
       [
-        () => api("GET", `/orgs/${org}/change-requests?requestedReviewer=${LONG_ID}`),
+        () => answerOf(client.listChangeRequestsForSpace({ spaceId, contributor: LONG_ID })),
+        "query.contributor",
+      ],
+      [
+        () =>
+          answerOf(
+            client.listChangeRequestsForOrganization({ organizationId: org, requestedReviewer: LONG_ID }),
+          ),
         "query.requestedReviewer",
       ],
       [
-        () => api("GET", `/orgs/${org}/change-requests?conversationsIssuesCluster=${LONG_ID}`),
+        () =>
+          answerOf(
+            client.listChangeRequestsForOrganization({
+              organizationId: org,
+              conversationsIssuesCluster: LONG_ID,
+            }),
+          ),
         "query.conversationsIssuesCluster",
       ],
-      [() => api("GET", `${base}?page=${"p".repeat(8193)}`), "query.page"],
-      [() => api("GET", `${base}/${cr.id}/pdf?page=${LONG_ID}`), "query.page"],
+      [() => answerOf(client.listChangeRequestsForSpace({ spaceId, page: "p".repeat(8193) })), "query.page"],
+      [() => answerOf(client.getChangeRequestPDF({ ...ids, page: LONG_ID })), "query.page"],
       [
-        () => api("POST", `${base}/${cr.id}/content/pages`, { title: "Child", parent: LONG_ID }),
+        () =>
+          answerOf(client.createPageInChangeRequest({ ...ids, body: { title: "Child", parent: LONG_ID } })),
         "body.parent",
       ],
     ]);
 
     // Ordinary values and values at the bounds still pass validation.
-    expect((await api("GET", `${base}/${LONGEST_ID}`)).status).toBe(404);
-    expect((await api("GET", `${base}?creator=${LONGEST_ID}`)).body.count).toBe(0);
+    await expect(client.getChangeRequestById({ spaceId, changeRequestId: LONGEST_ID })).rejects.toMatchObject(
+      {
+        code: "not_found",
+      },
+    );
+    expect((await client.listChangeRequestsForSpace({ spaceId, creator: LONGEST_ID })).count).toBe(0);
     const longest = descriptionOf(MAX_DESCRIPTION_JSON_LENGTH);
-    const described = await api("PATCH", `${base}/${cr.id}`, { description: longest });
-    expect(described.status).toBe(200);
-    expect(described.body.description).toEqual(longest);
+    const described = await client.updateChangeRequestById({ ...ids, body: { description: longest } });
+    expect(described.description).toEqual(longest);
   });
 });

@@ -1,35 +1,38 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import type { ClientInput } from "../client.js";
+import type { Operations } from "../operations.js";
 import { changeRequestsTable } from "./tables.js";
 import { revisionsTable } from "../content-tree/tables.js";
 
 const LINES = ["one", "two", "three", "four", "five", "six"].join("\n");
 
+type PageEdit = ClientInput<Operations["updatePage"]>["body"];
+
 async function setup() {
   const workspace = await createWorkspace();
-  const { api } = workspace;
+  const { client } = workspace;
   const spaceId = await workspace.space({ title: "Docs" });
-  const live = `/spaces/${spaceId}/content`;
   const base = `/spaces/${spaceId}/change-requests`;
   const page = async (title: string, markdown = "", parent?: string) =>
-    (await api("POST", `${live}/pages`, { title, markdown, ...(parent ? { parent } : {}) })).body
-      .id as string;
+    (await client.createPage({ spaceId, body: { title, markdown, ...(parent ? { parent } : {}) } })).id;
   const a = await page("Alpha", LINES);
   const b = await page("Beta", "beta");
-  const cr = (await api("POST", base, { subject: "Change" })).body;
-  const inCr = `${base}/${cr.id}/content`;
-  const editLive = (id: string, body: object) => api("PATCH", `${live}/page/${id}`, body);
-  const editCr = (id: string, body: object) => api("PATCH", `${inCr}/page/${id}`, body);
-  const livePage = async (id: string) => (await api("GET", `${live}/page/${id}?format=markdown`)).body;
-  const crPage = async (id: string) => (await api("GET", `${inCr}/page/${id}?format=markdown`)).body;
-  const spaceRecord = async () => (await api("GET", `/spaces/${spaceId}`)).body;
-  const changeRequest = async () => (await api("GET", `${base}/${cr.id}`)).body;
-  const merge = () => api("POST", `${base}/${cr.id}/merge`);
-  const update = () => api("POST", `${base}/${cr.id}/update`);
+  const cr = await client.createChangeRequest({ spaceId, body: { subject: "Change" } });
+  const inCr = { spaceId, changeRequestId: cr.id };
+  const editLive = (pageId: string, body: PageEdit) => client.updatePage({ spaceId, pageId, body });
+  const editCr = (pageId: string, body: PageEdit) =>
+    client.updatePageInChangeRequest({ ...inCr, pageId, body });
+  const livePage = (pageId: string) => client.getPageById({ spaceId, pageId, format: "markdown" });
+  const crPage = (pageId: string) =>
+    client.getPageInChangeRequestById({ ...inCr, pageId, format: "markdown" });
+  const spaceRecord = () => client.getSpaceById({ spaceId });
+  const changeRequest = () => client.getChangeRequestById(inCr);
+  const merge = () => client.mergeChangeRequest(inCr);
+  const update = () => client.updateChangeRequest(inCr);
   return {
     ...workspace,
     spaceId,
-    live,
     base,
     inCr,
     page,
@@ -62,18 +65,17 @@ describe("merging change requests", () => {
     expect((await changeRequest()).outdated).toBe(true);
     const headOfCr = (await changeRequest()).revision;
     const merged = await merge();
-    expect(merged.status).toBe(200);
-    expect(merged.body).toEqual({ revision: expect.any(String), result: "merge" });
+    expect(merged).toEqual({ revision: expect.any(String), result: "merge" });
     expect((await livePage(a)).title).toBe("Alpha (CR)");
     expect((await livePage(b)).markdown).toBe("beta (live)");
     const after = await spaceRecord();
-    expect(after.revision).toBe(merged.body.revision);
-    const revision = await stored(revisionsTable, merged.body.revision);
+    expect(after.revision).toBe(merged.revision);
+    const revision = await stored(revisionsTable, merged.revision);
     expect(revision).toMatchObject({ type: "merge", parents: [before.revision, headOfCr] });
     expect(await changeRequest()).toMatchObject({
       id: cr.id,
       status: "merged",
-      revisionMerged: merged.body.revision,
+      revisionMerged: merged.revision,
       outdated: false,
     });
   });
@@ -82,7 +84,7 @@ describe("merging change requests", () => {
     const { a, editLive, editCr, livePage, merge } = await setup();
     await editCr(a, { markdown: replaceLine(LINES, 0, "ONE (cr)") });
     await editLive(a, { markdown: replaceLine(LINES, 5, "SIX (live)") });
-    expect((await merge()).body.result).toBe("merge");
+    expect((await merge()).result).toBe("merge");
     const page = await livePage(a);
     expect(page.markdown).toBe(replaceLine(replaceLine(LINES, 0, "ONE (cr)"), 5, "SIX (live)"));
   });
@@ -96,14 +98,13 @@ describe("merging change requests", () => {
     const before = await changeRequest();
     const stateBefore = await stored(changeRequestsTable, cr.id);
     const merged = await merge();
-    expect(merged.status).toBe(200);
-    expect(merged.body).toEqual({
+    expect(merged).toEqual({
       revision: space.revision,
       result: "conflicts",
       conflicts: [{ page: a, reason: expect.stringMatching(/markdown/) }],
     });
     const updated = await update();
-    expect(updated.body).toMatchObject({
+    expect(updated).toMatchObject({
       revision: before.revision,
       result: "conflicts",
       conflicts: [{ page: a }],
@@ -119,7 +120,7 @@ describe("merging change requests", () => {
     await editCr(a, { parent: b });
     await editLive(a, { title: "Alpha renamed", markdown: "new body" });
     const crVersion = await crPage(a);
-    expect((await merge()).body.result).toBe("merge");
+    expect((await merge()).result).toBe("merge");
     const merged = await livePage(a);
     expect(merged).toMatchObject({ title: "Alpha renamed", markdown: "new body", path: "beta/alpha" });
     expect(merged.updatedAt).toBeDefined();
@@ -142,19 +143,19 @@ describe("merging change requests", () => {
       stored,
     } = await setup();
     // Nothing new in the space: the change request stays as it is.
-    expect((await update()).body).toEqual({ revision: cr.revision, result: "update" });
+    expect(await update()).toEqual({ revision: cr.revision, result: "update" });
     await editCr(a, { markdown: replaceLine(LINES, 0, "cr") });
     await editLive(b, { title: "Beta (live)" });
     const head = (await changeRequest()).revision;
     const spaceRevision = (await spaceRecord()).revision;
     const updated = await update();
-    expect(updated.body).toEqual({ revision: expect.any(String), result: "update" });
-    expect(await stored(revisionsTable, updated.body.revision)).toMatchObject({
+    expect(updated).toEqual({ revision: expect.any(String), result: "update" });
+    expect(await stored(revisionsTable, updated.revision)).toMatchObject({
       type: "update",
       parents: [head, spaceRevision],
     });
     expect(await changeRequest()).toMatchObject({
-      revision: updated.body.revision,
+      revision: updated.revision,
       revisionMergedAncestor: spaceRevision,
       outdated: false,
     });
@@ -163,54 +164,58 @@ describe("merging change requests", () => {
     // The space moves on again; the merge starts from the last update.
     await editLive(a, { markdown: replaceLine(LINES, 4, "live") });
     expect((await changeRequest()).outdated).toBe(true);
-    expect((await merge()).body.result).toBe("merge");
+    expect((await merge()).result).toBe("merge");
     expect((await livePage(a)).markdown).toBe(replaceLine(replaceLine(LINES, 0, "cr"), 4, "live"));
     expect((await livePage(b)).title).toBe("Beta (live)");
   });
 
   it("merges an outdated change request that added and deleted pages", async () => {
-    const { api, a, b, inCr, live, editLive, merge, changeRequest } = await setup();
-    const added = (await api("POST", `${inCr}/pages`, { title: "Gamma", markdown: "g" })).body.id;
-    await api("DELETE", `${inCr}/page/${b}`);
-    const liveAdded = (await api("POST", `${live}/pages`, { title: "Delta" })).body.id;
+    const { client, spaceId, a, b, inCr, editLive, merge, changeRequest } = await setup();
+    const added = (
+      await client.createPageInChangeRequest({ ...inCr, body: { title: "Gamma", markdown: "g" } })
+    ).id;
+    await client.deletePageInChangeRequest({ ...inCr, pageId: b });
+    const liveAdded = (await client.createPage({ spaceId, body: { title: "Delta" } })).id;
     await editLive(a, { emoji: "1f600" });
     expect((await changeRequest()).outdated).toBe(true);
-    expect((await merge()).body.result).toBe("merge");
-    const { body } = await api("GET", `${live}/pages`);
-    const titles = body.pages.map((page: any) => page.title).sort();
+    expect((await merge()).result).toBe("merge");
+    const body = await client.listPages({ spaceId });
+    const titles = body.pages.map((page) => page.title).sort();
     expect(titles).toEqual(["Alpha", "Delta", "Gamma"]);
-    expect(body.pages.find((page: any) => page.id === a).emoji).toBe("1f600");
-    expect([added, liveAdded].every((id) => body.pages.some((page: any) => page.id === id))).toBe(true);
+    expect(body.pages.find((page) => page.id === a)!.emoji).toBe("1f600");
+    expect([added, liveAdded].every((id) => body.pages.some((page) => page.id === id))).toBe(true);
   });
 
   it("reports a page deleted on one side and edited on the other", async () => {
-    const { api, a, inCr, editLive, merge, update } = await setup();
-    await api("DELETE", `${inCr}/page/${a}`);
+    const { client, a, inCr, editLive, merge, update } = await setup();
+    await client.deletePageInChangeRequest({ ...inCr, pageId: a });
     await editLive(a, { title: "Still here" });
-    for (const { body } of [await merge(), await update()]) {
+    for (const body of [await merge(), await update()]) {
       expect(body.result).toBe("conflicts");
       expect(body.conflicts).toEqual([{ page: a, reason: expect.stringMatching(/deleted/) }]);
     }
   });
 
   it("reports two new sibling pages with one slug", async () => {
-    const { api, inCr, live, merge } = await setup();
-    const mine = (await api("POST", `${inCr}/pages`, { title: "Guide" })).body;
-    const theirs = (await api("POST", `${live}/pages`, { title: "Guide" })).body;
+    const { client, spaceId, inCr, merge } = await setup();
+    const mine = await client.createPageInChangeRequest({ ...inCr, body: { title: "Guide" } });
+    const theirs = await client.createPage({ spaceId, body: { title: "Guide" } });
     expect(mine.slug).toBe(theirs.slug);
-    const { body } = await merge();
+    const body = await merge();
     expect(body.result).toBe("conflicts");
-    expect(body.conflicts.map((c: any) => c.page).sort()).toEqual([mine.id, theirs.id].sort());
-    expect(body.conflicts[0].reason).toMatch(/slug "guide"/);
+    expect(body.conflicts!.map((c) => ("page" in c ? c.page : undefined)).sort()).toEqual(
+      [mine.id, theirs.id].sort(),
+    );
+    expect(body.conflicts![0]!.reason).toMatch(/slug "guide"/);
   });
 
   it("needs the merge permission and an active change request", async () => {
-    const { api, base, cr, member, merge } = await setup();
+    const { client, inCr, member, merge } = await setup();
     const reader = await member("read");
-    expect((await reader("POST", `${base}/${cr.id}/merge`)).status).toBe(403);
-    await api("PATCH", `${base}/${cr.id}`, { status: "archived" });
-    expect((await merge()).status).toBe(409);
-    await api("PATCH", `${base}/${cr.id}`, { status: "open" });
-    expect((await merge()).status).toBe(200);
+    await expect(reader.client.mergeChangeRequest(inCr)).rejects.toMatchObject({ code: "forbidden" });
+    await client.updateChangeRequestById({ ...inCr, body: { status: "archived" } });
+    await expect(merge()).rejects.toMatchObject({ code: "conflict" });
+    await client.updateChangeRequestById({ ...inCr, body: { status: "open" } });
+    await merge();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { commentThread, type CommentThread, type ThreadId } from "../../../test/support/comment-threads.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import type { CommentStatus } from "./tables.js";
 
@@ -15,64 +16,65 @@ interface Posted {
  */
 async function setup() {
   const workspace = await createWorkspace();
-  const { api, member } = workspace;
+  const { client, member, owner } = workspace;
   const spaceId = await workspace.space({ title: "Docs" });
-  const pageA = (await api("POST", `/spaces/${spaceId}/content/pages`, { title: "A" })).body.id as string;
-  const pageB = (await api("POST", `/spaces/${spaceId}/content/pages`, { title: "B" })).body.id as string;
-  const cr = (await api("POST", `/spaces/${spaceId}/change-requests`, {})).body;
-  const authors = [Object.assign(api, { userId: "" }), await member("comment"), await member("edit")];
-  authors[0]!.userId = (await api("GET", "/user")).body.id;
-  const threads: Record<string, { path: string; posted: Posted[] }> = {};
-  for (const [name, path] of [
-    ["space", `/spaces/${spaceId}`],
-    ["change request", `/spaces/${spaceId}/change-requests/${cr.id}`],
+  const pageA = (await client.createPage({ spaceId, body: { title: "A" } })).id;
+  const pageB = (await client.createPage({ spaceId, body: { title: "B" } })).id;
+  const cr = await client.createChangeRequest({ spaceId, body: {} });
+  const authors = [{ client, userId: owner.id }, await member("comment"), await member("edit")];
+  const threads: Record<string, { thread: ThreadId; posted: Posted[] }> = {};
+  for (const [name, thread] of [
+    ["space", { spaceId }],
+    ["change request", { spaceId, changeRequestId: cr.id }],
   ] as const) {
     const posted: Posted[] = [];
     for (let i = 0; i < 12; i++) {
       const as = authors[i % 3]!;
       const page = [pageA, pageB, ""][Math.floor(i / 2) % 3]!;
-      const { body } = await as("POST", `${path}/comments`, {
+      const { id } = await commentThread(as.client, thread).post({
         ...(page ? { page } : {}),
         body: { markdown: `#${i}` },
       });
       const status = i % 4 === 1 ? "resolved" : "open";
-      if (status === "resolved") await api("PUT", `${path}/comments/${body.id}`, { resolved: true });
-      posted.push({ id: body.id, author: as.userId, page, status });
+      if (status === "resolved") await commentThread(client, thread).update(id, { resolved: true });
+      posted.push({ id, author: as.userId, page, status });
     }
-    threads[name] = { path, posted };
+    threads[name] = { thread, posted };
   }
   return { ...workspace, pageA, pageB, authors: authors.map((as) => as.userId), threads };
 }
 
+type ListQuery = NonNullable<Parameters<CommentThread["list"]>[0]>;
+
 /** Every id of a list, walking `next.page` with `limit`, and the count each page reported. */
-async function walk(api: Awaited<ReturnType<typeof setup>>["api"], path: string, limit: number) {
+async function walk(thread: CommentThread, query: ListQuery, limit: number) {
   const ids: string[] = [];
   const counts = new Set<number>();
   let page: string | undefined;
   do {
-    const separator = path.includes("?") ? "&" : "?";
-    const answer = await api("GET", `${path}${separator}limit=${limit}${page ? `&page=${page}` : ""}`);
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    ids.push(...answer.body.items.map((item: { id: string }) => item.id));
-    counts.add(answer.body.count);
-    page = answer.body.next?.page;
+    const list = await thread.list({ ...query, limit, ...(page ? { page } : {}) });
+    ids.push(...list.items.map((item) => item.id));
+    counts.add(list.count);
+    page = list.next?.page;
   } while (page);
   return { ids, counts: [...counts] };
 }
 
 describe("comment lists", () => {
   it("holds every combination of order, status, target page and authors across pages", async () => {
-    const { api, threads, pageA, pageB, authors } = await setup();
-    for (const { path, posted } of Object.values(threads)) {
+    const { client, threads, pageA, pageB, authors } = await setup();
+    for (const [name, { thread, posted }] of Object.entries(threads)) {
       for (const order of [undefined, "asc", "desc"] as const) {
         for (const status of [undefined, "all", "open", "resolved"] as const) {
           for (const page of [undefined, pageA, pageB]) {
             for (const who of [undefined, [authors[1]!], [authors[0]!, authors[2]!]]) {
-              const query = new URLSearchParams();
-              if (order) query.set("order", order);
-              if (status) query.set("status", status);
-              if (page) query.set("targetPage", page);
-              for (const id of who ?? []) query.append("authors", id);
+              // One author as one value, several as a list, as a query string has them.
+              const query: ListQuery = {
+                ...(order ? { order } : {}),
+                ...(status ? { status } : {}),
+                ...(page ? { targetPage: page } : {}),
+                ...(who ? { authors: who.length === 1 ? who[0]! : who } : {}),
+              };
               let expected = posted.filter(
                 (comment) =>
                   (!status || status === "all" || comment.status === status) &&
@@ -80,8 +82,8 @@ describe("comment lists", () => {
                   (!who || who.includes(comment.author)),
               );
               if (order !== "asc") expected = [...expected].reverse();
-              const { ids, counts } = await walk(api, `${path}/comments?${query}`, 2);
-              const label = `${path} ${query}`;
+              const { ids, counts } = await walk(commentThread(client, thread), query, 2);
+              const label = `${name} ${JSON.stringify(query)}`;
               expect(ids, label).toEqual(expected.map((comment) => comment.id));
               expect(counts, label).toEqual([expected.length]);
             }
@@ -92,38 +94,34 @@ describe("comment lists", () => {
   });
 
   it("keeps later pages stable when comments are posted or resolved between requests", async () => {
-    const { api, threads } = await setup();
-    const { path, posted } = threads["space"]!;
-    const first = await api("GET", `${path}/comments?status=open&order=asc&limit=3`);
+    const { client, threads } = await setup();
+    const { thread: id, posted } = threads["space"]!;
+    const thread = commentThread(client, id);
+    const first = await thread.list({ status: "open", order: "asc", limit: 3 });
     const open = posted.filter((comment) => comment.status === "open");
-    expect(first.body.items.map((item: { id: string }) => item.id)).toEqual(
-      open.slice(0, 3).map((c) => c.id),
-    );
+    expect(first.items.map((item) => item.id)).toEqual(open.slice(0, 3).map((c) => c.id));
     // A new open comment comes last; resolving one already seen does not shift the rest.
-    const { body: late } = await api("POST", `${path}/comments`, { body: { markdown: "late" } });
-    await api("PUT", `${path}/comments/${open[0]!.id}`, { resolved: true });
-    const second = await api(
-      "GET",
-      `${path}/comments?status=open&order=asc&limit=3&page=${first.body.next.page}`,
-    );
-    expect(second.body.items.map((item: { id: string }) => item.id)).toEqual(
-      open.slice(3, 6).map((c) => c.id),
-    );
-    expect(second.body.count).toBe(open.length);
-    const { ids } = await walk(api, `${path}/comments?status=open&order=asc`, 100);
+    const late = await thread.post({ body: { markdown: "late" } });
+    await thread.update(open[0]!.id, { resolved: true });
+    const second = await thread.list({ status: "open", order: "asc", limit: 3, page: first.next!.page });
+    expect(second.items.map((item) => item.id)).toEqual(open.slice(3, 6).map((c) => c.id));
+    expect(second.count).toBe(open.length);
+    const { ids } = await walk(thread, { status: "open", order: "asc" }, 100);
     expect(ids.at(-1)).toBe(late.id);
   });
 
   it("refuses a page token replayed on another list", async () => {
-    const { api, threads } = await setup();
-    const { path } = threads["space"]!;
-    const { body } = await api("GET", `${path}/comments?limit=2`);
-    for (const other of ["order=asc", "status=open", `targetPage=x`]) {
-      const replayed = await api("GET", `${path}/comments?limit=2&${other}&page=${body.next.page}`);
-      expect(replayed.status, other).toBe(400);
+    const { client, threads } = await setup();
+    const thread = commentThread(client, threads["space"]!.thread);
+    const { next } = await thread.list({ limit: 2 });
+    const page = next!.page;
+    for (const other of [{ order: "asc" }, { status: "open" }, { targetPage: "x" }] as const) {
+      await expect(thread.list({ limit: 2, ...other, page }), JSON.stringify(other)).rejects.toMatchObject({
+        code: "bad_request",
+      });
     }
-    const crPath = threads["change request"]!.path;
-    expect((await api("GET", `${crPath}/comments?limit=2&page=${body.next.page}`)).status).toBe(400);
-    expect((await api("GET", `${path}/comments?limit=0`)).body).toEqual({ count: 12, items: [] });
+    const cr = commentThread(client, threads["change request"]!.thread);
+    await expect(cr.list({ limit: 2, page })).rejects.toMatchObject({ code: "bad_request" });
+    expect(await thread.list({ limit: 0 })).toEqual({ count: 12, items: [] });
   });
 });

@@ -1,16 +1,23 @@
 import { extractText, getDocumentProxy } from "unpdf";
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import type { TestClient } from "../../testing/double.js";
+import type { ClientInput } from "../client.js";
+import type { Operations } from "../operations.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 
 async function setup() {
   const w = await createWorkspace();
   const space = await w.space({ title: "Handbook" });
-  const cr = (await w.api("POST", `/spaces/${space}/change-requests`, { subject: "Onboarding" })).body;
-  const base = `/spaces/${space}/change-requests/${cr.id}`;
-  const write = (body: unknown) => w.api("POST", `${base}/content/pages`, body);
-  return { ...w, space, cr, base, write };
+  const cr = await w.client.createChangeRequest({ spaceId: space, body: { subject: "Onboarding" } });
+  const ids = { spaceId: space, changeRequestId: cr.id };
+  const write = (body: ClientInput<Operations["createPageInChangeRequest"]>["body"]) =>
+    w.client.createPageInChangeRequest({ ...ids, body });
+  type Query = Omit<ClientInput<Operations["getChangeRequestPDF"]>, "spaceId" | "changeRequestId">;
+  /** The change request's PDF export, as `as` asks for it. */
+  const pdf = (query: Query = {}, as: TestClient = w.client) => as.getChangeRequestPDF({ ...ids, ...query });
+  return { ...w, space, cr, write, pdf };
 }
 
 async function readPdf(response: Response) {
@@ -23,16 +30,13 @@ async function readPdf(response: Response) {
 
 describe("change request PDF export", () => {
   it("answers a URL whose PDF a parser opens, with the pages' headings, lists and code", async () => {
-    const { api, base, write, test } = await setup();
-    const intro = (
-      await write({
-        title: "Welcome aboard",
-        markdown: "## First week\n\n- Laptop\n- Badge\n\n```\nnpm start\n```",
-      })
-    ).body;
+    const { pdf, write, test } = await setup();
+    const intro = await write({
+      title: "Welcome aboard",
+      markdown: "## First week\n\n- Laptop\n- Badge\n\n```\nnpm start\n```",
+    });
     await write({ title: "Security rules", parent: intro.id, markdown: "Lock your screen." });
-    const { status, body } = await api("GET", `${base}/pdf`);
-    expect(status).toBe(200);
+    const body = await pdf();
     expect(body.url).toMatch(/^http:\/\/docsbase\.test\/v1\/exports\/\w+\.pdf$/);
     const { totalPages, text } = await readPdf(await test.fetch(body.url));
     expect(totalPages).toBeGreaterThanOrEqual(1);
@@ -49,37 +53,40 @@ describe("change request PDF export", () => {
   });
 
   it("renders one page with only, or a page and its descendants without", async () => {
-    const { api, base, write, test } = await setup();
-    const parent = (await write({ title: "Parent page", markdown: "Top." })).body;
+    const { pdf, write, test } = await setup();
+    const parent = await write({ title: "Parent page", markdown: "Top." });
     await write({ title: "Child page", parent: parent.id, markdown: "Nested." });
     await write({ title: "Sibling page", markdown: "Elsewhere." });
-    const only = await readPdf(
-      await test.fetch((await api("GET", `${base}/pdf?page=${parent.id}&only=true`)).body.url),
-    );
+    const only = await readPdf(await test.fetch((await pdf({ page: parent.id, only: true })).url));
     expect(only.text).toContain("Parent page");
     expect(only.text).not.toContain("Child page");
-    const branch = await readPdf(
-      await test.fetch((await api("GET", `${base}/pdf?page=${parent.id}`)).body.url),
-    );
+    const branch = await readPdf(await test.fetch((await pdf({ page: parent.id })).url));
     expect(branch.text).toContain("Child page");
     expect(branch.text).not.toContain("Sibling page");
   });
 
   it("spans several PDF pages for long content", async () => {
-    const { api, base, write, test } = await setup();
+    const { pdf, write, test } = await setup();
     const long = Array.from({ length: 120 }, (_, i) => `Paragraph ${i} of a long page.`).join("\n\n");
     await write({ title: "Long read", markdown: long });
-    const { totalPages } = await readPdf(await test.fetch((await api("GET", `${base}/pdf`)).body.url));
+    const { totalPages } = await readPdf(await test.fetch((await pdf()).url));
     expect(totalPages).toBeGreaterThan(2);
   });
 
   it("validates its query, hides other organizations' content, and expires URLs after 24 hours", async () => {
-    const { api, base, outsider, test, advance, space } = await setup();
-    expect((await api("GET", `${base}/pdf?only=true`)).body.error.message).toMatch(/^query\.page: /);
-    expect((await api("GET", `${base}/pdf?page=missing`)).status).toBe(404);
-    expect((await outsider("GET", `${base}/pdf`)).status).toBe(404);
-    expect((await api("GET", `/spaces/${space}/change-requests/999/pdf`)).status).toBe(404);
-    const { url } = (await api("GET", `${base}/pdf`)).body;
+    const { client, pdf, outsider, test, advance, space } = await setup();
+    await expect(pdf({ only: true })).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringMatching(/^query\.page: /),
+    });
+    await expect(pdf({ page: "missing" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(pdf({}, outsider.client)).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      client.getChangeRequestPDF({ spaceId: space, changeRequestId: "999" }),
+    ).rejects.toMatchObject({
+      code: "not_found",
+    });
+    const { url } = await pdf();
     expect((await test.fetch(url)).status).toBe(200);
     advance(DAY);
     expect((await test.fetch(url)).status).toBe(404);

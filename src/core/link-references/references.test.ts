@@ -6,6 +6,9 @@ import type { World } from "../shared/world.js";
 import { spacesTable } from "../spaces/tables.js";
 import { markdownSegments } from "../translations/segments.js";
 import { linkSites, remapReferences, renderLinks, storeLinks, type LinkAnswers } from "./references.js";
+import type { ClientInput } from "../client.js";
+import type { ContentLocation } from "../links/present.js";
+import type { Operations } from "../operations.js";
 
 /** A 1x1 transparent PNG. */
 const PNG =
@@ -21,20 +24,19 @@ const PNG =
  */
 async function setup() {
   const w = await createWorkspace();
+  const { client } = w;
   const space = await w.space({ title: "Docs" });
+  /** A path of the space's content, for what only HTTP shows (a delete's 205). */
   const content = (path: string) => `/spaces/${space}/content${path}`;
-  const create = async (title: string, markdown: string, parent?: string) => {
-    const created = await w.api("POST", content("/pages"), {
-      title,
-      markdown,
-      ...(parent ? { parent } : {}),
-    });
-    expect(created.status).toBe(201);
-    return created.body.id as string;
-  };
+  const create = async (title: string, markdown: string, parent?: string) =>
+    (await client.createPage({ spaceId: space, body: { title, markdown, ...(parent ? { parent } : {}) } }))
+      .id;
   const logo = (
-    await w.api("POST", content("/files"), { name: "logo.png", contentType: "image/png", data: PNG })
-  ).body.id as string;
+    await client.uploadFile({
+      spaceId: space,
+      body: { name: "logo.png", contentType: "image/png", data: PNG },
+    })
+  ).id;
   const guides = await create("Guides", "All the guides.");
   await create("Intro", "Hello.", guides);
   const target = await create("Target", "# Part\n\nThe target.");
@@ -42,10 +44,21 @@ async function setup() {
     "Linker",
     "See [target](target.md), [part](target.md#part).\n\n![logo](.gitbook/assets/logo.png)\n",
   );
-  const markdown = async (page: string, prefix = content("")) =>
-    (await w.api("GET", `${prefix}/page/${page}?format=markdown`)).body.markdown as string;
-  const document = async (page: string) => (await w.api("GET", content(`/page/${page}`))).body.document;
-  const links = async () => (await w.api("GET", `/spaces/${space}/links`)).body;
+  /** A page's markdown in the space, or in one of its change requests. */
+  const markdown = async (pageId: string, changeRequestId?: string) =>
+    (changeRequestId === undefined
+      ? await client.getPageById({ spaceId: space, pageId, format: "markdown" })
+      : await client.getPageInChangeRequestById({
+          spaceId: space,
+          changeRequestId,
+          pageId,
+          format: "markdown",
+        })
+    ).markdown;
+  const document = async (pageId: string) => (await client.getPageById({ spaceId: space, pageId })).document!;
+  const edit = (pageId: string, body: ClientInput<Operations["updatePage"]>["body"]) =>
+    client.updatePage({ spaceId: space, pageId, body });
+  const links = () => client.listSpaceLinks({ spaceId: space });
   /** The markdown stored in the space's current version of a page (read from storage). */
   const stored = async (page: string) => {
     const current = await w.stored(spacesTable, space);
@@ -67,10 +80,15 @@ async function setup() {
     linker,
     markdown,
     document,
+    edit,
     links,
     stored,
   };
 }
+
+/** The page id of a location, undefined for a file or a URL. */
+const pageOf = (location: ContentLocation | undefined) =>
+  location?.kind === "page" ? location.page.id : undefined;
 
 const refs = (node: any): any[] =>
   Array.isArray(node)
@@ -94,13 +112,11 @@ describe("links stored as references", () => {
   it("keeps every link ok through a rename and a move, and shows the new path", async () => {
     const s = await setup();
     const before = await s.stored(s.linker);
-    const renamed = await s.api("PATCH", s.content(`/page/${s.target}`), { slug: "renamed" });
-    expect(renamed.status).toBe(200);
+    await s.edit(s.target, { slug: "renamed" });
     expect(await s.markdown(s.linker)).toBe(
       "See [target](renamed.md), [part](renamed.md#part).\n\n![logo](.gitbook/assets/logo.png)\n",
     );
-    const moved = await s.api("PATCH", s.content(`/page/${s.target}`), { parent: s.guides });
-    expect(moved.status).toBe(200);
+    await s.edit(s.target, { parent: s.guides });
     expect(await s.markdown(s.linker)).toBe(
       "See [target](guides/renamed.md), [part](guides/renamed.md#part).\n\n![logo](.gitbook/assets/logo.png)\n",
     );
@@ -108,16 +124,16 @@ describe("links stored as references", () => {
     expect(await s.stored(s.linker)).toBe(before);
     const list = await s.links();
     expect(list.stats).toEqual({ total: 2, broken: { total: 0 } });
-    expect(list.items.map((item: any) => item.status)).toEqual(["ok", "ok"]);
+    expect(list.items.map((item) => item.status)).toEqual(["ok", "ok"]);
     // Moving the linking page renders its links relative to its new place.
-    await s.api("PATCH", s.content(`/page/${s.linker}`), { parent: s.guides });
+    await s.edit(s.linker, { parent: s.guides });
     expect(await s.markdown(s.linker)).toMatch(
       /^See \[target\]\(renamed\.md\), \[part\]\(renamed\.md#part\)\.\n\n!\[logo\]\(\.\.\/\.gitbook\/assets\/logo\.png\)/,
     );
-    const backlinks = (await s.api("GET", s.content(`/page/${s.target}/backlinks`))).body;
-    expect(backlinks.items.map((location: any) => location.page.id)).toEqual([s.linker]);
+    const backlinks = await s.client.listSpacePageBacklinks({ spaceId: s.space, pageId: s.target });
+    expect(backlinks.items.map(pageOf)).toEqual([s.linker]);
     // Pages presented in lists and revisions render their links too.
-    const revision = (await s.api("GET", s.content(""))).body;
+    const revision = await s.client.getCurrentRevision({ spaceId: s.space });
     const all = JSON.stringify(revision);
     expect(all).not.toContain("docsbase-ref:");
     expect(all).toContain("[target](renamed.md)");
@@ -130,7 +146,7 @@ describe("links stored as references", () => {
       { kind: "anchor", anchor: "part", page: s.target },
       { kind: "file", file: s.logo },
     ]);
-    await s.api("PATCH", s.content(`/page/${s.target}`), { slug: "renamed" });
+    await s.edit(s.target, { slug: "renamed" });
     expect(refs((await s.document(s.linker)).nodes)).toEqual([
       { kind: "page", page: s.target },
       { kind: "anchor", anchor: "part", page: s.target },
@@ -143,7 +159,7 @@ describe("links stored as references", () => {
     expect((await s.api("DELETE", s.content(`/page/${s.target}`))).status).toBe(205);
     expect((await s.api("DELETE", s.content(`/files/${s.logo}`))).status).toBe(205);
     const list = await s.links();
-    expect(list.items.map((item: any) => [item.status, item.targetReference])).toEqual([
+    expect(list.items.map((item) => [item.status, item.targetReference])).toEqual([
       ["broken", { kind: "url", url: `.gitbook/missing/file/${s.logo}` }],
       ["broken", { kind: "url", url: `.gitbook/missing/page/${s.target}` }],
     ]);
@@ -154,7 +170,7 @@ describe("links stored as references", () => {
     );
     // Written back as read, the links still name the deleted page and file by id.
     const before = await s.stored(s.linker);
-    await s.api("PATCH", s.content(`/page/${s.linker}`), { markdown: shown });
+    await s.edit(s.linker, { markdown: shown! });
     expect(await s.stored(s.linker)).toBe(before);
   });
 
@@ -173,10 +189,10 @@ describe("links stored as references", () => {
       { kind: "url", url: `DOCSBASE-REF:file/${s.logo}` },
       { kind: "url", url: `docsbase-ref:page/${s.target}` },
     ]);
-    const own = (await s.api("GET", s.content(`/page/${page}/links`))).body;
-    expect(own.items.map((item: any) => item.targetReference.kind)).toEqual(["url", "url"]);
-    const backlinks = (await s.api("GET", s.content(`/page/${s.target}/backlinks`))).body;
-    expect(backlinks.items.map((location: any) => location.page.id)).toEqual([s.linker]);
+    const own = await s.client.listPageLinksInSpace({ spaceId: s.space, pageId: page });
+    expect(own.items.map((item) => item.targetReference!.kind)).toEqual(["url", "url"]);
+    const backlinks = await s.client.listSpacePageBacklinks({ spaceId: s.space, pageId: s.target });
+    expect(backlinks.items.map(pageOf)).toEqual([s.linker]);
   });
 
   it("resolves text links stored before their target existed by path, as before", async () => {
@@ -184,40 +200,38 @@ describe("links stored as references", () => {
     const early = await s.create("Early", "Read [later](later.md) first.");
     expect(await s.stored(early)).toBe("Read [later](later.md) first.");
     const later = await s.create("Later", "Here.");
-    const own = (await s.api("GET", s.content(`/page/${early}/links`))).body;
-    expect(own.items.map((item: any) => [item.status, item.targetReference.page?.id])).toEqual([
-      ["ok", later],
-    ]);
+    const own = await s.client.listPageLinksInSpace({ spaceId: s.space, pageId: early });
+    expect(own.items.map((item) => [item.status, pageOf(item.targetReference)])).toEqual([["ok", later]]);
     expect(await s.markdown(early)).toBe("Read [later](later.md) first.");
     expect(refs((await s.document(early)).nodes)).toEqual([{ kind: "url", url: "later.md" }]);
     // A rename breaks a text link, as it always did; writing the page again makes it a reference.
-    await s.api("PATCH", s.content(`/page/${later}`), { slug: "later-on" });
-    expect((await s.api("GET", s.content(`/page/${early}/links`))).body.stats.broken.total).toBe(1);
-    await s.api("PATCH", s.content(`/page/${early}`), { markdown: "Read [later](later-on.md) first." });
-    await s.api("PATCH", s.content(`/page/${later}`), { slug: "last" });
+    await s.edit(later, { slug: "later-on" });
+    expect(
+      (await s.client.listPageLinksInSpace({ spaceId: s.space, pageId: early })).stats.broken.total,
+    ).toBe(1);
+    await s.edit(early, { markdown: "Read [later](later-on.md) first." });
+    await s.edit(later, { slug: "last" });
     expect(await s.markdown(early)).toBe("Read [later](last.md) first.");
   });
 
   it("merges a change request linking to a page that the space renamed, without conflict", async () => {
     const s = await setup();
     const doc = await s.create("Doc", "First line.\n\nSecond line.\n\nThird line.");
-    const cr = (await s.api("POST", `/spaces/${s.space}/change-requests`, { subject: "Link" })).body;
-    const inCr = `/spaces/${s.space}/change-requests/${cr.id}/content`;
-    const edited = await s.api("PATCH", `${inCr}/page/${doc}`, {
-      markdown: "First line, see [the target](target.md).\n\nSecond line.\n\nThird line.",
+    const cr = await s.client.createChangeRequest({ spaceId: s.space, body: { subject: "Link" } });
+    const inCr = { spaceId: s.space, changeRequestId: cr.id };
+    await s.client.updatePageInChangeRequest({
+      ...inCr,
+      pageId: doc,
+      body: { markdown: "First line, see [the target](target.md).\n\nSecond line.\n\nThird line." },
     });
-    expect(edited.status).toBe(200);
     // Meanwhile the space renames the target and edits another line of the same page.
-    await s.api("PATCH", s.content(`/page/${s.target}`), { slug: "destination" });
-    await s.api("PATCH", s.content(`/page/${doc}`), {
-      markdown: "First line.\n\nSecond line.\n\nThird line, edited.",
-    });
-    expect(await s.markdown(doc, inCr)).toBe(
+    await s.edit(s.target, { slug: "destination" });
+    await s.edit(doc, { markdown: "First line.\n\nSecond line.\n\nThird line, edited." });
+    expect(await s.markdown(doc, cr.id)).toBe(
       "First line, see [the target](target.md).\n\nSecond line.\n\nThird line.",
     );
-    const merged = await s.api("POST", `/spaces/${s.space}/change-requests/${cr.id}/merge`);
-    expect(merged.status).toBe(200);
-    expect(merged.body.result).toBe("merge");
+    const merged = await s.client.mergeChangeRequest(inCr);
+    expect(merged.result).toBe("merge");
     expect(await s.markdown(doc)).toBe(
       "First line, see [the target](destination.md).\n\nSecond line.\n\nThird line, edited.",
     );
@@ -228,12 +242,10 @@ describe("links stored as references", () => {
   it("follows template pages to their copies", async () => {
     const s = await setup();
     const target = await s.newSpace({ title: "From template" });
-    const applied = await s.api("POST", `/spaces/${target}/content/template`, { id: s.space });
-    expect(applied.status).toBe(201);
-    const pages = (await s.api("GET", `/spaces/${target}/content/pages`)).body.pages as any[];
-    const copy = (title: string) => pages.find((page) => page.title === title);
-    const document = (await s.api("GET", `/spaces/${target}/content/page/${copy("Linker").id}`)).body
-      .document;
+    await s.client.applyTemplateToSpace({ spaceId: target, body: { id: s.space } });
+    const { pages } = await s.client.listPages({ spaceId: target });
+    const copy = (title: string) => pages.find((page) => page.title === title)!;
+    const document = (await s.client.getPageById({ spaceId: target, pageId: copy("Linker").id })).document!;
     expect(refs(document.nodes)[0]).toEqual({ kind: "page", page: copy("Target").id });
     expect(copy("Linker").markdown).toContain("[target](target.md)");
   });

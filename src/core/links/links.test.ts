@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import type { ClientInput, ClientOutput } from "../client.js";
+import type { Operations } from "../operations.js";
 
 /** A 1x1 transparent PNG. */
 const PNG =
@@ -16,14 +18,19 @@ const PNG =
  */
 async function setup() {
   const w = await createWorkspace();
+  const { client } = w;
   const space = await w.space({ title: "Docs" });
+  /** A path of the space's content, for what only HTTP shows (a delete's 205). */
   const content = (path: string) => `/spaces/${space}/content${path}`;
   const page = async (title: string, markdown: string, parent?: string) =>
-    (await w.api("POST", content("/pages"), { title, markdown, ...(parent ? { parent } : {}) })).body
-      .id as string;
+    (await client.createPage({ spaceId: space, body: { title, markdown, ...(parent ? { parent } : {}) } }))
+      .id;
   const logo = (
-    await w.api("POST", content("/files"), { name: "logo.png", contentType: "image/png", data: PNG })
-  ).body.id as string;
+    await client.uploadFile({
+      spaceId: space,
+      body: { name: "logo.png", contentType: "image/png", data: PNG },
+    })
+  ).id;
   const guides = await page(
     "Guides",
     "Start with [installing](install.md) then [configure](./configure.md).",
@@ -43,23 +50,31 @@ async function setup() {
     "FAQ",
     'Go to [guides](guides/README.md), [install](guides/install.md).\n\n{% file src=".gitbook/assets/logo.png" %}',
   );
-  const links = async (path: string, query = "") => (await w.api("GET", `${path}${query}`)).body;
+  type Query = Omit<ClientInput<Operations["listSpaceLinks"]>, "spaceId">;
+  const links = (query: Query = {}) => client.listSpaceLinks({ spaceId: space, ...query });
   return { ...w, space, content, page, logo, guides, install, configure, faq, links };
 }
 
-const targetOf = (item: any) =>
-  item.targetReference.kind === "page"
-    ? `page:${item.targetReference.page.title}`
-    : item.targetReference.kind === "file"
-      ? `file:${item.targetReference.file.name}`
-      : `url:${item.targetReference.url}`;
-const summary = (item: any) =>
-  `${item.status} ${item.relation} ${targetOf(item)} <- ${item.locationReferences.map((l: any) => l.page.title).join(",")}`;
+type Usage = ClientOutput<Operations["listSpaceLinks"]>["items"][number];
+type Location = ClientOutput<Operations["listSpacePageBacklinks"]>["items"][number];
+
+const nameOf = (location: Location) =>
+  location.kind === "page"
+    ? `page:${location.page.title}`
+    : location.kind === "file"
+      ? `file:${location.file.name}`
+      : `url:${location.url}`;
+const targetOf = (item: Usage) => nameOf(item.targetReference!);
+/** A location's page title (undefined for a file or a URL). */
+const titleOf = (location: Location) => (location.kind === "page" ? location.page.title : undefined);
+const summary = (item: Usage) =>
+  `${item.status} ${item.relation} ${targetOf(item)} <- ${item.locationReferences.map(titleOf).join(",")}`;
+const notFound = (call: Promise<unknown>) => expect(call).rejects.toMatchObject({ code: "not_found" });
 
 describe("links", () => {
   it("lists the links of a space by target, with relative page links, README parents, files and URLs", async () => {
     const s = await setup();
-    const list = await s.links(`/spaces/${s.space}/links`);
+    const list = await s.links();
     expect(list.items.map(summary)).toEqual([
       "ok reference page:FAQ <- Install",
       "ok reference page:Guides <- Install,FAQ",
@@ -72,34 +87,35 @@ describe("links", () => {
     ]);
     expect(list.count).toBe(8);
     expect(list.stats).toEqual({ total: 8, broken: { total: 1 } });
-    const first = list.items[0];
+    const first = list.items[0]!;
     expect(first.targetReference).toMatchObject({
       kind: "page",
       organization: { object: "organization", id: s.org },
       space: { object: "space", id: s.space },
       page: { id: s.faq, path: "faq", markdown: expect.any(String) },
     });
-    expect(list.items[4].targetReference.file).toMatchObject({ id: s.logo, name: "logo.png" });
+    expect(list.items[4]!.targetReference).toMatchObject({ file: { id: s.logo, name: "logo.png" } });
   });
 
   it("filters by status, keeps stats on the whole list, and pages", async () => {
     const s = await setup();
-    const broken = await s.links(`/spaces/${s.space}/links`, "?status=broken");
+    const broken = await s.links({ status: "broken" });
     expect(broken.items.map(summary)).toEqual(["broken reference url:guides/nowhere.md <- Install"]);
     expect(broken.count).toBe(1);
     expect(broken.stats).toEqual({ total: 8, broken: { total: 1 } });
-    const inApp = await s.links(`/spaces/${s.space}/links`, "?status=in-app");
+    const inApp = await s.links({ status: "in-app" });
     expect(inApp.items.map(targetOf)).toEqual(["url:http://docsbase.test/s/other/page"]);
+    // Over HTTP: no client type allows an unknown status.
     expect((await s.api("GET", `/spaces/${s.space}/links?status=gone`)).status).toBe(400);
 
     const seen: string[] = [];
-    let query = "?limit=3";
+    let query: { limit: number; page?: string } = { limit: 3 };
     for (;;) {
-      const page = await s.links(`/spaces/${s.space}/links`, query);
+      const page = await s.links(query);
       expect(page.count).toBe(8);
       seen.push(...page.items.map(targetOf));
       if (!page.next) break;
-      query = `?limit=3&page=${page.next.page}`;
+      query = { limit: 3, page: page.next.page };
     }
     expect(seen).toHaveLength(8);
     expect(new Set(seen).size).toBe(8);
@@ -107,7 +123,8 @@ describe("links", () => {
 
   it("lists the links of one page, and answers 404 for a page that is not there", async () => {
     const s = await setup();
-    const list = await s.links(s.content(`/page/${s.install}/links`));
+    const pageLinks = (pageId: string) => s.client.listPageLinksInSpace({ spaceId: s.space, pageId });
+    const list = await pageLinks(s.install);
     expect(list.items.map(summary)).toEqual([
       "ok reference page:FAQ <- Install",
       "ok reference page:Guides <- Install",
@@ -118,19 +135,19 @@ describe("links", () => {
     ]);
     expect(list.stats).toEqual({ total: 6, broken: { total: 1 } });
     const empty = await s.page("Empty", "No links here.");
-    expect(await s.links(s.content(`/page/${empty}/links`))).toEqual({
+    expect(await pageLinks(empty)).toEqual({
       count: 0,
       items: [],
       stats: { total: 0, broken: { total: 0 } },
     });
-    expect((await s.api("GET", s.content("/page/missing/links"))).status).toBe(404);
+    await notFound(pageLinks("missing"));
   });
 
   it("marks links broken once their target page or file is deleted", async () => {
     const s = await setup();
     expect((await s.api("DELETE", s.content(`/page/${s.configure}`))).status).toBe(205);
     expect((await s.api("DELETE", s.content(`/files/${s.logo}`))).status).toBe(205);
-    const broken = await s.links(`/spaces/${s.space}/links`, "?status=broken");
+    const broken = await s.links({ status: "broken" });
     // The logo was uploaded before the pages linked it: their links are references by id. Guides
     // linked configure.md before that page existed: a text link, resolved by path.
     expect(broken.items.map(summary)).toEqual([
@@ -143,39 +160,48 @@ describe("links", () => {
 
   it("lists the backlinks of pages and files", async () => {
     const s = await setup();
-    const titles = (list: any) => list.items.map((location: any) => location.page.title);
-    const install = await s.links(s.content(`/page/${s.install}/backlinks`));
+    const spaceId = s.space;
+    const titles = (list: { items: Location[] }) => list.items.map(titleOf);
+    const pageBacklinks = (pageId: string, query: { limit?: number; page?: string } = {}) =>
+      s.client.listSpacePageBacklinks({ spaceId, pageId, ...query });
+    const install = await pageBacklinks(s.install);
     expect(titles(install)).toEqual(["FAQ", "Guides", "Configure"]);
     expect(install.items[0]).toMatchObject({ kind: "page", space: { id: s.space }, page: { id: s.faq } });
-    expect(titles(await s.links(s.content(`/page/${s.faq}/backlinks`)))).toEqual(["Install"]);
-    const logo = await s.links(s.content(`/files/${s.logo}/backlinks`));
+    expect(titles(await pageBacklinks(s.faq))).toEqual(["Install"]);
+    const logo = await s.client.listSpaceFileBacklinks({ spaceId, fileId: s.logo });
     expect(titles(logo)).toEqual(["FAQ", "Install"]);
-    const first = await s.links(s.content(`/page/${s.install}/backlinks`), "?limit=2");
+    const first = await pageBacklinks(s.install, { limit: 2 });
     expect(titles(first)).toEqual(["FAQ", "Guides"]);
-    const rest = await s.links(s.content(`/page/${s.install}/backlinks`), `?limit=2&page=${first.next.page}`);
+    const rest = await pageBacklinks(s.install, { limit: 2, page: first.next!.page });
     expect(titles(rest)).toEqual(["Configure"]);
-    expect((await s.api("GET", s.content("/files/missing/backlinks"))).status).toBe(404);
-    expect((await s.api("GET", s.content("/page/missing/backlinks"))).status).toBe(404);
+    await notFound(s.client.listSpaceFileBacklinks({ spaceId, fileId: "missing" }));
+    await notFound(pageBacklinks("missing"));
   });
 
   it("hides everything from callers who cannot read the space", async () => {
     const s = await setup();
-    expect((await s.outsider("GET", `/spaces/${s.space}/links`)).status).toBe(404);
+    await notFound(s.outsider.client.listSpaceLinks({ spaceId: s.space }));
     const guest = await s.member(null);
-    expect((await guest("GET", s.content(`/page/${s.install}/backlinks`))).status).toBe(404);
+    await notFound(guest.client.listSpacePageBacklinks({ spaceId: s.space, pageId: s.install }));
     const reader = await s.member("read");
-    expect((await reader("GET", `/spaces/${s.space}/links`)).status).toBe(200);
+    await reader.client.listSpaceLinks({ spaceId: s.space });
   });
 
   it("reads a change request's content in the change-request variants", async () => {
     const s = await setup();
-    const cr = (await s.api("POST", `/spaces/${s.space}/change-requests`, { subject: "Trim" })).body;
-    const inCr = (path: string) => `/spaces/${s.space}/change-requests/${cr.id}${path}`;
-    expect((await s.api("DELETE", inCr(`/content/page/${s.faq}`))).status).toBe(205);
-    const fresh = (await s.api("POST", inCr("/content/pages"), { title: "New", markdown: "[Old](gone.md)" }))
-      .body.id as string;
+    const cr = await s.client.createChangeRequest({ spaceId: s.space, body: { subject: "Trim" } });
+    const inCr = { spaceId: s.space, changeRequestId: cr.id };
+    expect(
+      (await s.api("DELETE", `/spaces/${s.space}/change-requests/${cr.id}/content/page/${s.faq}`)).status,
+    ).toBe(205);
+    const fresh = (
+      await s.client.createPageInChangeRequest({
+        ...inCr,
+        body: { title: "New", markdown: "[Old](gone.md)" },
+      })
+    ).id;
 
-    const list = await s.links(inCr("/links"), "?status=broken");
+    const list = await s.client.listChangeRequestLinks({ ...inCr, status: "broken" });
     expect(list.items.map(summary)).toEqual([
       "broken reference url:faq.md <- Install",
       "broken reference url:gone.md <- New",
@@ -183,22 +209,29 @@ describe("links", () => {
     ]);
     // Two of the three broken links are the change request's doing.
     expect(list.stats).toEqual({ total: 9, broken: { total: 3, changeRequest: 2 } });
-    const mine = await s.links(inCr("/links"), "?status=broken&brokenContext=change-request");
+    const mine = await s.client.listChangeRequestLinks({
+      ...inCr,
+      status: "broken",
+      brokenContext: "change-request",
+    });
     expect(mine.items.map(targetOf)).toEqual(["url:faq.md", "url:gone.md"]);
-    const byNumber = await s.links(`/spaces/${s.space}/change-requests/${cr.number}/links`);
+    const byNumber = await s.client.listChangeRequestLinks({
+      spaceId: s.space,
+      changeRequestId: String(cr.number),
+    });
     expect(byNumber.count).toBe(9);
 
-    const newLinks = await s.links(inCr(`/content/page/${fresh}/links`));
+    const newLinks = await s.client.listPageLinksInChangeRequest({ ...inCr, pageId: fresh });
     expect(newLinks.stats).toEqual({ total: 1, broken: { total: 1, changeRequest: 1 } });
-    const installBacklinks = await s.links(inCr(`/content/page/${s.install}/backlinks`));
-    expect(installBacklinks.items.map((l: any) => l.page.title)).toEqual(["Guides", "Configure"]);
-    const logoBacklinks = await s.links(inCr(`/content/files/${s.logo}/backlinks`));
-    expect(logoBacklinks.items.map((l: any) => l.page.title)).toEqual(["Install"]);
-    expect((await s.api("GET", inCr(`/content/page/${s.faq}/backlinks`))).status).toBe(404);
+    const installBacklinks = await s.client.listChangeRequestPageBacklinks({ ...inCr, pageId: s.install });
+    expect(installBacklinks.items.map(titleOf)).toEqual(["Guides", "Configure"]);
+    const logoBacklinks = await s.client.listChangeRequestFileBacklinks({ ...inCr, fileId: s.logo });
+    expect(logoBacklinks.items.map(titleOf)).toEqual(["Install"]);
+    await notFound(s.client.listChangeRequestPageBacklinks({ ...inCr, pageId: s.faq }));
 
     // The space itself is unchanged.
-    const spaceLinks = await s.links(`/spaces/${s.space}/links`);
+    const spaceLinks = await s.links();
     expect(spaceLinks.stats).toEqual({ total: 8, broken: { total: 1 } });
-    expect((await s.api("GET", `/spaces/${s.space}/change-requests/999/links`)).status).toBe(404);
+    await notFound(s.client.listChangeRequestLinks({ spaceId: s.space, changeRequestId: "999" }));
   });
 });

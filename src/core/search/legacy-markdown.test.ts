@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { answerOf } from "../../../test/support/limits.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { parserRuns } from "../document/markdown.js";
 import { mapGet, NodeStore } from "../content-tree/hamt.js";
@@ -19,10 +20,9 @@ const STARS = "*a".repeat(150_000);
 async function setup() {
   const w = await createWorkspace();
   const space = await w.space({ title: "Docs" });
-  const content = (path: string) => `/spaces/${space}/content${path}`;
   const page = async (title: string, markdown: string) =>
-    (await w.api("POST", content("/pages"), { title, markdown })).body.id as string;
-  return { ...w, space, content, page };
+    (await w.client.createPage({ spaceId: space, body: { title, markdown } })).id;
+  return { ...w, space, page };
 }
 
 describe("markdown limits at write time", () => {
@@ -32,12 +32,16 @@ describe("markdown limits at write time", () => {
     ["300 KB of *a", STARS, "over the limit of 32000000"],
   ])("refuses %s with 400 naming body.markdown and the limit", async (_, markdown, rule) => {
     const s = await setup();
-    const created = await s.api("POST", s.content("/pages"), { title: "Bad", markdown });
+    const created = await answerOf(
+      s.client.createPage({ spaceId: s.space, body: { title: "Bad", markdown } }),
+    );
     expect(created.status).toBe(400);
     expect(created.body.error.message).toContain("markdown");
     expect(created.body.error.message).toContain(rule);
     const fine = await s.page("Fine", "Hello");
-    const updated = await s.api("PATCH", s.content(`/page/${fine}`), { markdown });
+    const updated = await answerOf(
+      s.client.updatePage({ spaceId: s.space, pageId: fine, body: { markdown } }),
+    );
     expect(updated.status).toBe(400);
     expect(updated.body.error.message).toContain(rule);
   });
@@ -54,7 +58,7 @@ describe("a legacy page over the limits", () => {
     const source = await s.page("Source", "See [the target](target.md) about kangaroo.");
     const old = await s.page("Old", "placeholder [target](target.md)");
     // Store the over-limit markdown as the page's version, as a page written before the limit.
-    const revision = (await s.api("GET", `/spaces/${s.space}`)).body.revision as string;
+    const revision = (await s.client.getSpaceById({ spaceId: s.space })).revision;
     const record = await s.stored(revisionsTable, revision);
     const versionId = await s.storage.read((tx) =>
       mapGet(new NodeStore(tx, new DerivedCache()), record!.tree!.pages, old),
@@ -92,12 +96,14 @@ describe("document cache", () => {
   it("converts a page version once, however often it is read", async () => {
     const s = await setup();
     const id = await s.page("Page", "# Title\n\nSome *text*.\n");
-    const read = () => s.api("GET", s.content(`/page/${id}`));
-    expect((await read()).status).toBe(200);
+    const read = () => s.client.getPageById({ spaceId: s.space, pageId: id });
+    // The document is typed `unknown` by its schema.
+    const nodes = async () => ((await read()).document as { nodes: unknown[] }).nodes.length;
+    await read();
     const before = parserRuns.count;
-    for (let index = 0; index < 5; index++) expect((await read()).body.document.nodes.length).toBe(2);
+    for (let index = 0; index < 5; index++) expect(await nodes()).toBe(2);
     expect(parserRuns.count).toBe(before);
-    await s.api("PATCH", s.content(`/page/${id}`), { markdown: "Changed\n" });
-    expect((await read()).body.document.nodes.length).toBe(1);
+    await s.client.updatePage({ spaceId: s.space, pageId: id, body: { markdown: "Changed\n" } });
+    expect(await nodes()).toBe(1);
   });
 });

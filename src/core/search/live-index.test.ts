@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { comparableHits, indexContents } from "../../../test/support/index-contents.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import type { TestClient } from "../../testing/double.js";
+import type { ClientInput } from "../client.js";
+import type { Operations } from "../operations.js";
 import {
   commitRevision,
   requireRevision,
@@ -18,21 +21,21 @@ import { buildSearchIndex, queryTerms, searchPages, type SearchIndex } from "./s
  * every query as a fresh build of the revision asked for would.
  */
 
+type PageOptions = Omit<ClientInput<Operations["createPage"]>["body"], "title" | "markdown">;
+
 const worldWithCache = () => ({ cache: new Map() }) as unknown as World;
 
 async function setup() {
   const w = await createWorkspace();
   const space = await w.space({ title: "Docs" });
   const pages = new Map<string, string>();
-  const create = async (title: string, markdown: string, options: object = {}) => {
-    const created = await w.api("POST", `/spaces/${space}/content/pages`, { title, markdown, ...options });
-    expect(created.status).toBe(201);
-    pages.set(title, created.body.id as string);
-    return created.body.id as string;
+  const create = async (title: string, markdown: string, options: PageOptions = {}) => {
+    const created = await w.client.createPage({ spaceId: space, body: { title, markdown, ...options } });
+    pages.set(title, created.id);
+    return created.id;
   };
-  const update = async (page: string, body: object) => {
-    const updated = await w.api("PATCH", `/spaces/${space}/content/page/${page}`, body);
-    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+  const update = async (pageId: string, body: ClientInput<Operations["updatePage"]>["body"]) => {
+    await w.client.updatePage({ spaceId: space, pageId, body });
   };
   const head = () =>
     w.storage.read(async (tx) =>
@@ -112,7 +115,7 @@ describe("the live search index", () => {
       ],
       ["create a page", () => s.create("Troubleshooting", "# Deploy hangs\n\nA deploy waits on a lock.")],
       ["create a child", () => s.create("Cache", "Clear the build cache.", { parent: config })],
-      ["delete a page", () => s.api("DELETE", `/spaces/${s.space}/content/page/${old}`)],
+      ["delete a page", () => s.client.deletePage({ spaceId: s.space, pageId: old })],
       ["move a page", () => s.update(deploy, { parent: config })],
       ["rename an ancestor", () => s.update(config, { title: "Settings", slug: "settings" })],
       ["retitle a page", () => s.update(guides, { title: "Handbook of guides" })],
@@ -181,11 +184,7 @@ describe("the live search index", () => {
     const guides = await s.create("Guides", "Guides.");
     const deploy = await s.create("Deploy", "The kangaroo compiler.", { parent: guides });
     const search = async () =>
-      (await s.api("GET", `/spaces/${s.space}/search?query=kangaroo`)).body.items[0] as {
-        path: string;
-        ancestors: { title: string }[];
-        sections: { path: string }[];
-      };
+      (await s.client.searchSpaceContent({ spaceId: s.space, query: "kangaroo" })).items[0];
     expect(await search()).toMatchObject({ path: "guides/deploy", ancestors: [{ title: "Guides" }] });
     await s.update(guides, { title: "Handbook", slug: "handbook" });
     expect(await search()).toMatchObject({
@@ -202,25 +201,27 @@ describe("the live search index", () => {
     const s = await setup();
     const second = await s.newSpace({ title: "Handbook" });
     const page = await s.create("Llamas", "Llamas everywhere.");
-    await s.api("POST", `/spaces/${second}/content/pages`, { title: "Farm", markdown: "A llama farm." });
+    await s.client.createPage({ spaceId: second, body: { title: "Farm", markdown: "A llama farm." } });
     const reader = await s.member("read");
-    const search = async (as = s.api) =>
-      (await as("GET", `/orgs/${s.org}/search?query=alpaca`)).body as { count: number; items: any[] };
-    expect((await search(reader)).count).toBe(0);
+    const search = (as: TestClient = s.client) =>
+      as.searchOrganizationContent({ organizationId: s.org, query: "alpaca" });
+    expect((await search(reader.client)).count).toBe(0);
     await s.update(page, { markdown: "Alpacas everywhere." });
-    await s.api("POST", `/spaces/${second}/content/pages`, { title: "Alpaca farm", markdown: "Alpacas." });
-    const found = await search(reader);
+    await s.client.createPage({ spaceId: second, body: { title: "Alpaca farm", markdown: "Alpacas." } });
+    const found = await search(reader.client);
     expect(found.items.map((item) => item.id).sort()).toEqual([s.space, second].sort());
     // A reader turned guest reads no space any more, however warm the indexes.
-    expect((await s.api("PATCH", `/orgs/${s.org}/members/${reader.userId}`, { role: null })).status).toBe(
-      200,
-    );
-    expect(await search(reader)).toEqual({ count: 0, items: [] });
+    await s.client.updateMemberInOrganizationById({
+      organizationId: s.org,
+      userId: reader.userId,
+      body: { role: null },
+    });
+    expect(await search(reader.client)).toEqual({ count: 0, items: [] });
     // A deleted space leaves the results; another organization's space never enters them.
     expect((await s.api("DELETE", `/spaces/${second}`)).status).toBe(205);
     expect((await search()).items.map((item) => item.id)).toEqual([s.space]);
     const foreign = await s.newSpace({ title: "Foreign" }, await s.organization("Other"));
-    await s.api("POST", `/spaces/${foreign}/content/pages`, { title: "Alpacas", markdown: "Alpacas." });
+    await s.client.createPage({ spaceId: foreign, body: { title: "Alpacas", markdown: "Alpacas." } });
     expect((await search()).items.map((item) => item.id)).toEqual([s.space]);
   });
 });

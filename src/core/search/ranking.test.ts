@@ -73,13 +73,11 @@ async function rankingCorpus() {
   const ids = new Map<string, string>();
   for (const { title, markdown, parent } of CORPUS) {
     const body = { title, markdown, ...(parent ? { parent: ids.get(parent) } : {}) };
-    const created = await w.api("POST", `/spaces/${space}/content/pages`, body);
-    ids.set(title, created.body.id as string);
+    const created = await w.client.createPage({ spaceId: space, body });
+    ids.set(title, created.id);
   }
   const titles = async (query: string) =>
-    (await w.api("GET", `/spaces/${space}/search?query=${encodeURIComponent(query)}`)).body.items.map(
-      (item: { title: string }) => item.title,
-    ) as string[];
+    (await w.client.searchSpaceContent({ spaceId: space, query })).items.map((item) => item.title);
   const world = { cache: new Map() } as unknown as World;
   const scores = (query: string) =>
     w.storage.read(async (tx) => {

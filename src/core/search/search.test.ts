@@ -1,17 +1,22 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import type { TestClient } from "../../testing/double.js";
+import type { ClientInput } from "../client.js";
+import type { Operations } from "../operations.js";
 import { Postings } from "./postings.js";
 import { excerpt, queryTerms } from "./search-index.js";
 import { pageSections } from "./sections.js";
 
+type PageOptions = Omit<ClientInput<Operations["createPage"]>["body"], "title" | "markdown">;
+type SearchOptions = Omit<ClientInput<Operations["searchSpaceContent"]>, "spaceId" | "query">;
+
 async function setup() {
   const w = await createWorkspace();
   const space = await w.space({ title: "Docs" });
-  const page = async (title: string, markdown: string, options: object = {}, inSpace = space) =>
-    (await w.api("POST", `/spaces/${inSpace}/content/pages`, { title, markdown, ...options })).body
-      .id as string;
-  const search = async (query: string, extra = "", inSpace = space, as = w.api) =>
-    as("GET", `/spaces/${inSpace}/search?query=${encodeURIComponent(query)}${extra}`);
+  const page = async (title: string, markdown: string, options: PageOptions = {}, inSpace = space) =>
+    (await w.client.createPage({ spaceId: inSpace, body: { title, markdown, ...options } })).id;
+  const search = (query: string, options: SearchOptions = {}, inSpace = space, as: TestClient = w.client) =>
+    as.searchSpaceContent({ spaceId: inSpace, query, ...options });
   return { ...w, newSpace: w.space, space, page, search };
 }
 
@@ -28,8 +33,7 @@ describe("search", () => {
       "How to install.\n\n## Requirements\n\nYou need a working **kangaroo compiler** first.\n\n## Usage\n\nRun it.",
       { parent: guides },
     );
-    const { status, body } = await s.search("kangaroo compiler");
-    expect(status).toBe(200);
+    const body = await s.search("kangaroo compiler");
     expect(body.count).toBe(1);
     expect(body.items[0]).toEqual({
       id: install,
@@ -48,23 +52,23 @@ describe("search", () => {
       urls: { app: `http://docsbase.test/s/${s.space}/guides/install` },
     });
     // The introduction is a section titled with the page title; prefixes and a typo still match.
-    const intro = (await s.search("guides")).body.items[0];
+    const intro = (await s.search("guides")).items[0]!;
     expect(intro.sections[0]).toMatchObject({
       id: guides,
       title: "Guides",
       path: "guides",
       body: "All the guides.",
     });
-    expect((await s.search("kangar")).body.items[0].id).toBe(install);
-    expect((await s.search("kangaro compiler")).body.items[0].id).toBe(install);
-    expect((await s.search("platypus")).body).toEqual({ count: 0, items: [] });
+    expect((await s.search("kangar")).items[0]!.id).toBe(install);
+    expect((await s.search("kangaro compiler")).items[0]!.id).toBe(install);
+    expect(await s.search("platypus")).toEqual({ count: 0, items: [] });
   });
 
   it("ranks a title match above a body match", async () => {
     const s = await setup();
     const other = await s.page("Operations", "Before you deploy, read the checklist.");
     const deploy = await s.page("Deploy", "Ship it.");
-    const ids = (await s.search("deploy")).body.items.map((item: { id: string }) => item.id);
+    const ids = (await s.search("deploy")).items.map((item) => item.id);
     expect(ids).toEqual([deploy, other]);
   });
 
@@ -72,35 +76,41 @@ describe("search", () => {
     const s = await setup();
     for (let i = 1; i <= 5; i++) await s.page(`Widget ${i}`, `The widget number ${i}.`);
     const seen: string[] = [];
-    let extra = "&limit=2";
+    let options: SearchOptions = { limit: 2 };
     for (;;) {
-      const { body } = await s.search("widget", extra);
+      const body = await s.search("widget", options);
       expect(body.count).toBe(5);
-      seen.push(...body.items.map((item: { id: string }) => item.id));
+      seen.push(...body.items.map((item) => item.id));
       if (!body.next) break;
-      extra = `&limit=2&page=${body.next.page}`;
+      options = { limit: 2, page: body.next.page };
     }
     expect(seen).toHaveLength(5);
     expect(new Set(seen).size).toBe(5);
 
+    // Over HTTP: no client type allows a search without its query.
     expect((await s.api("GET", `/spaces/${s.space}/search`)).status).toBe(400);
-    expect((await s.search("")).status).toBe(400);
-    const tooLong = await s.search("x".repeat(513));
-    expect(tooLong.status).toBe(400);
-    expect(tooLong.body.error.message).toMatch(/^query\.query: /);
-    expect((await s.search("x".repeat(512))).status).toBe(200);
-    expect((await s.search("widget", "&limit=1001")).status).toBe(400);
+    await expect(s.search("")).rejects.toMatchObject({ code: "bad_request" });
+    await expect(s.search("x".repeat(513))).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringMatching(/^query\.query: /),
+    });
+    await s.search("x".repeat(512));
+    await expect(s.search("widget", { limit: 1001 })).rejects.toMatchObject({ code: "bad_request" });
   });
 
   it("searches hidden pages, and answers 404 to callers who cannot read the space", async () => {
     const s = await setup();
     await s.page("Secret plans", "The hidden hedgehog.", { hidden: true });
-    expect((await s.search("hedgehog")).body.count).toBe(1);
+    expect((await s.search("hedgehog")).count).toBe(1);
     const reader = await s.member("read");
-    expect((await s.search("hedgehog", "", s.space, reader)).body.count).toBe(1);
+    expect((await s.search("hedgehog", {}, s.space, reader.client)).count).toBe(1);
     const guest = await s.member(null);
-    expect((await s.search("hedgehog", "", s.space, guest)).status).toBe(404);
-    expect((await s.search("hedgehog", "", s.space, s.outsider)).status).toBe(404);
+    await expect(s.search("hedgehog", {}, s.space, guest.client)).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(s.search("hedgehog", {}, s.space, s.outsider.client)).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 
   it("searches every readable space of an organization", async () => {
@@ -111,44 +121,47 @@ describe("search", () => {
     await s.page("Farm", "A llama farm.", {}, second);
     await s.page("Old llamas", "Llamas of old.", {}, gone);
     await s.page("Cows", "No camelids.", {}, second);
+    // Over HTTP for its 205.
     expect((await s.api("DELETE", `/spaces/${gone}`)).status).toBe(205);
 
-    const search = (as = s.api, extra = "") => as("GET", `/orgs/${s.org}/search?query=llama${extra}`);
-    const { body } = await search();
+    type Options = Omit<ClientInput<Operations["searchOrganizationContent"]>, "organizationId" | "query">;
+    const search = (as: TestClient = s.client, options: Options = {}) =>
+      as.searchOrganizationContent({ organizationId: s.org, query: "llama", ...options });
+    const body = await search();
     expect(body.count).toBe(2);
     // Spaces come best match first; scores of different spaces are close here, so sort to compare.
-    const found = body.items.map((item: any) => [item.id, item.title, item.pages.map((p: any) => p.title)]);
-    expect(found.sort((a: any, b: any) => a[1].localeCompare(b[1]))).toEqual([
+    const found = body.items.map((item) => [item.id, item.title, item.pages.map((p) => p.title)] as const);
+    expect(found.sort((a, b) => a[1].localeCompare(b[1]))).toEqual([
       [s.space, "Docs", ["Llamas"]],
       [second, "Handbook", ["Farm"]],
     ]);
-    const docs = body.items.find((item: any) => item.id === s.space);
-    expect(docs.pages[0].sections[0]).toMatchObject({ title: "Llamas", body: "Llamas everywhere." });
-    const first = (await search(s.api, "&limit=1")).body;
-    expect(first.items.map((item: any) => item.id)).toEqual([body.items[0].id]);
-    const rest = (await search(s.api, `&limit=1&page=${first.next.page}`)).body;
-    expect(rest.items.map((item: any) => item.id)).toEqual([body.items[1].id]);
+    const docs = body.items.find((item) => item.id === s.space)!;
+    expect(docs.pages[0]!.sections[0]).toMatchObject({ title: "Llamas", body: "Llamas everywhere." });
+    const first = await search(s.client, { limit: 1 });
+    expect(first.items.map((item) => item.id)).toEqual([body.items[0]!.id]);
+    const rest = await search(s.client, { limit: 1, page: first.next!.page });
+    expect(rest.items.map((item) => item.id)).toEqual([body.items[1]!.id]);
     expect(rest.next).toBeUndefined();
 
     const reader = await s.member("read");
-    expect((await search(reader)).body.count).toBe(2);
+    expect((await search(reader.client)).count).toBe(2);
     // A guest reads no space, so no page of any space shows.
     const guest = await s.member(null);
-    expect((await search(guest)).body).toEqual({ count: 0, items: [] });
-    expect((await search(s.outsider)).status).toBe(404);
+    expect(await search(guest.client)).toEqual({ count: 0, items: [] });
+    await expect(search(s.outsider.client)).rejects.toMatchObject({ code: "not_found" });
+    // Over HTTP: no client type allows a search without its query.
     expect((await s.api("GET", `/orgs/${s.org}/search`)).status).toBe(400);
 
     // Spaces of another organization never show.
     const otherOrg = await s.organization("Other");
     const foreign = await s.newSpace({ title: "Foreign" }, otherOrg);
     await s.page("Llama facts", "Llamas.", {}, foreign);
-    expect((await search()).body.count).toBe(2);
+    expect((await search()).count).toBe(2);
   });
 
   it("expands only the last word to longer words, and only a word no page holds to typos", async () => {
     const s = await setup();
-    const titles = async (query: string) =>
-      (await s.search(query)).body.items.map((item: { title: string }) => item.title).sort();
+    const titles = async (query: string) => (await s.search(query)).items.map((item) => item.title).sort();
     await s.page("Zoo", "The wombat sleeps.");
     await s.page("Bed", "Everyone sleeps.");
     // The last word, as typed, from three letters.
@@ -176,14 +189,16 @@ describe("search", () => {
     await s.page("Other", "Not edited.");
     const additions = vi.spyOn(Postings.prototype, "add");
     const removals = vi.spyOn(Postings.prototype, "remove");
-    expect((await s.search("indexed")).body.count).toBe(1);
-    expect((await s.search("once")).body.count).toBe(1);
-    expect((await s.api("GET", `/orgs/${s.org}/search?query=once`)).body.count).toBe(1);
+    expect((await s.search("indexed")).count).toBe(1);
+    expect((await s.search("once")).count).toBe(1);
+    expect((await s.client.searchOrganizationContent({ organizationId: s.org, query: "once" })).count).toBe(
+      1,
+    );
     // One document per section, added once.
     expect(additions).toHaveBeenCalledTimes(2);
-    await s.api("PATCH", `/spaces/${s.space}/content/page/${page}`, { markdown: "Indexed twice." });
-    expect((await s.search("twice")).body.count).toBe(1);
-    expect((await s.search("once")).body.count).toBe(0);
+    await s.client.updatePage({ spaceId: s.space, pageId: page, body: { markdown: "Indexed twice." } });
+    expect((await s.search("twice")).count).toBe(1);
+    expect((await s.search("once")).count).toBe(0);
     // The edited page's one section left and came back; the other page was not touched.
     expect(removals).toHaveBeenCalledTimes(1);
     expect(removals.mock.calls[0]![0]).toHaveLength(1);
