@@ -165,13 +165,18 @@ describe("comments", () => {
 
     // In a change request, `resolved` on a reply resolves and reopens its comment.
     const r = await reply(threads.cr, c.id);
-    // Over HTTP: the client types a reply's update without `resolved` in both families.
-    const replyPath = `${pathOf(threads.cr)}/comments/${c.id}/replies/${r.id}`;
-    const onReply = await api("PUT", replyPath, { resolved: true });
-    expect(onReply.status).toBe(200);
+    const resolveByReply = (resolved: boolean) =>
+      client.updateCommentReplyInChangeRequest({
+        spaceId: threads.cr.spaceId,
+        changeRequestId: threads.cr.changeRequestId as string,
+        commentId: c.id,
+        commentReplyId: r.id,
+        body: { resolved },
+      });
+    await resolveByReply(true);
     expect((await on(threads.cr).get(c.id)).status).toBe("resolved");
     expect(await counters()).toEqual([0, 0]);
-    await api("PUT", replyPath, { resolved: false });
+    await resolveByReply(false);
     expect(await counters()).toEqual([0, 1]);
     // Replies and reactions never move the counters.
     await reply(threads.cr, c.id);

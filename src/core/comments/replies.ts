@@ -37,6 +37,11 @@ async function saveComment(
   await addOpenComments(tx, thread, openDelta(before.status, next.status));
 }
 
+/** The body of a reply update: a change request's replies also take `resolved`, for their comment. */
+type ReplyUpdateBody<F extends Family> = F["kind"] extends "change-request"
+  ? typeof updateCommentBody
+  : typeof updateReplyBody;
+
 export function replyOperations<F extends Family>(family: F) {
   const where = family.kind === "space" ? "on a space" : "on a change request";
   const inChangeRequest = family.kind === "change-request";
@@ -109,8 +114,9 @@ export function replyOperations<F extends Family>(family: F) {
     },
     params: replyParams,
     access: onReply(family.kind),
-    // Replies of space comments take no `resolved`: it is then always undefined.
-    updateBody: inChangeRequest ? updateCommentBody : updateReplyBody,
+    // Replies of space comments take no `resolved`: it is then always undefined. The cast keeps
+    // each family's own body type in the client (a conditional value types as the union).
+    updateBody: (inChangeRequest ? updateCommentBody : updateReplyBody) as ReplyUpdateBody<F>,
     response: commentReplySchema,
     table: commentRepliesTable,
     loaded: (scope) => scope.reply,
