@@ -1,5 +1,6 @@
 import { memoryStorage } from "../../src/adapters/memory/index.js";
-import { storageSchema } from "../../src/core/operations.js";
+import type { ClientInput } from "../../src/core/client.js";
+import { storageSchema, type Operations } from "../../src/core/operations.js";
 import type { Role } from "../../src/core/shared/roles.js";
 import type { Storage, Table } from "../../src/core/storage/port.js";
 import { createTestDocsbase, type TestClient, type TestDocsbase } from "../../src/testing/double.js";
@@ -128,4 +129,33 @@ function tableNamed<R extends object>(name: string): Table<R> {
   const table = storageSchema.tables.find((candidate) => candidate.name === name);
   if (!table) throw new Error(`No table "${name}"`);
   return table as Table<R>;
+}
+
+/** A body of `createCollection` as the typed client takes it. */
+export type CollectionBody = NonNullable<ClientInput<Operations["createCollection"]>["body"]>;
+/** A body of `createSpace` as the typed client takes it. */
+export type SpaceBody = NonNullable<ClientInput<Operations["createSpace"]>["body"]>;
+
+/** A {@link Workspace} whose content fixtures are typed: see {@link createTypedWorkspace}. */
+export interface TypedWorkspace extends Omit<Workspace, "collection" | "space" | "titles"> {
+  collection(body?: CollectionBody, inOrganization?: string): Promise<string>;
+  space(body?: SpaceBody, inOrganization?: string): Promise<string>;
+  /** The titles of a list's items, as a typed client call answers it. */
+  titles(list: Promise<{ readonly items: readonly { readonly title: string }[] }>): Promise<string[]>;
+}
+
+/**
+ * {@link createWorkspace}, with `collection` and `space` creating through the owner's typed client
+ * (so that a renamed body field fails to compile) and `titles` reading a typed list call's items.
+ */
+export async function createTypedWorkspace(): Promise<TypedWorkspace> {
+  const workspace = await createWorkspace();
+  const { client, org } = workspace;
+  return {
+    ...workspace,
+    collection: async (body = {}, organizationId = org) =>
+      (await client.createCollection({ organizationId, body })).id,
+    space: async (body = {}, organizationId = org) => (await client.createSpace({ organizationId, body })).id,
+    titles: async (list) => (await list).items.map((item) => item.title),
+  };
 }

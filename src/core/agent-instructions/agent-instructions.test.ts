@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { expectRefusedUnchanged } from "../../../test/support/limits.js";
+import { answerOf, expectRefusedUnchanged } from "../../../test/support/limits.js";
 import { MAX_INSTRUCTIONS_JSON_LENGTH } from "./schemas.js";
 
 const paragraph = (text: string) => ({
@@ -12,12 +12,12 @@ const document = (...texts: string[]) => ({ object: "document", data: {}, nodes:
 
 describe("agent instructions", () => {
   it("is an empty document before the first put, then what the last put wrote, by whom and when", async () => {
-    const { api, org, owner, member, advance, test } = await createWorkspace();
+    const { client, org, owner, member, advance, test } = await createWorkspace();
+    const organizationId = org;
     const location = `${test.endpoint}/v1/orgs/${org}/agent-instructions`;
-    const created = (await api("GET", `/orgs/${org}`)).body.createdAt as string;
-    const initial = await api("GET", `/orgs/${org}/agent-instructions`);
-    expect(initial.status).toBe(200);
-    expect(initial.body).toEqual({
+    const created = (await client.getOrganizationById({ organizationId })).createdAt;
+    const initial = await client.getOrganizationAgentInstructions({ organizationId });
+    expect(initial).toEqual({
       object: "agent-instructions",
       instructions: { object: "document", data: {}, nodes: [] },
       updatedAt: created,
@@ -26,75 +26,90 @@ describe("agent instructions", () => {
     });
 
     advance(60_000);
-    const put = await api("PUT", `/orgs/${org}/agent-instructions`, {
-      instructions: document("Answer in English.", "Link to the API reference."),
+    const put = await client.updateOrganizationAgentInstructions({
+      organizationId,
+      body: { instructions: document("Answer in English.", "Link to the API reference.") },
     });
-    expect(put.status).toBe(200);
-    expect(put.body).toEqual({
+    expect(put).toEqual({
       object: "agent-instructions",
       instructions: document("Answer in English.", "Link to the API reference."),
       updatedAt: "2025-01-01T00:01:00.000Z",
       updatedBy: owner.id,
       urls: { location },
     });
-    expect((await api("GET", `/orgs/${org}/agent-instructions`)).body).toEqual(put.body);
+    expect(await client.getOrganizationAgentInstructions({ organizationId })).toEqual(put);
 
     // Another admin replaces them.
     const admin = await member("admin");
     advance(60_000);
-    const replaced = await admin("PUT", `/orgs/${org}/agent-instructions`, {
-      instructions: document("Be brief."),
+    const replaced = await admin.client.updateOrganizationAgentInstructions({
+      organizationId,
+      body: { instructions: document("Be brief.") },
     });
-    expect(replaced.body).toMatchObject({
+    expect(replaced).toMatchObject({
       instructions: document("Be brief."),
       updatedAt: "2025-01-01T00:02:00.000Z",
       updatedBy: admin.userId,
     });
     // A document without `data` gets the empty one.
-    const bare = await api("PUT", `/orgs/${org}/agent-instructions`, {
-      instructions: { object: "document", nodes: [] },
+    const bare = await client.updateOrganizationAgentInstructions({
+      organizationId,
+      body: { instructions: { object: "document", nodes: [] } },
     });
-    expect(bare.body.instructions).toEqual({ object: "document", data: {}, nodes: [] });
+    expect(bare.instructions).toEqual({ object: "document", data: {}, nodes: [] });
   });
 
   it("lets members read and admins write; non-members see nothing", async () => {
-    const { api, org, member, outsider, test } = await createWorkspace();
-    await api("PUT", `/orgs/${org}/agent-instructions`, { instructions: document("Be kind.") });
-    const observe = async () => (await api("GET", `/orgs/${org}/agent-instructions`)).body;
+    const { client, org, member, outsider, test } = await createWorkspace();
+    const organizationId = org;
+    await client.updateOrganizationAgentInstructions({
+      organizationId,
+      body: { instructions: document("Be kind.") },
+    });
+    const observe = () => client.getOrganizationAgentInstructions({ organizationId });
     const before = await observe();
     const body = { instructions: document("Mine.") };
     for (const role of ["create", "read", null] as const) {
-      const caller = await member(role);
-      expect((await caller("GET", `/orgs/${org}/agent-instructions`)).body).toEqual(before);
-      const refused = await caller("PUT", `/orgs/${org}/agent-instructions`, body);
-      expect(refused.status).toBe(403);
-      expect(refused.body.error.message).toContain('"admin" permission');
+      const caller = (await member(role)).client;
+      expect(await caller.getOrganizationAgentInstructions({ organizationId })).toEqual(before);
+      await expect(
+        caller.updateOrganizationAgentInstructions({ organizationId, body }),
+      ).rejects.toMatchObject({
+        code: "forbidden",
+        message: expect.stringContaining('"admin" permission'),
+      });
     }
-    expect((await outsider("GET", `/orgs/${org}/agent-instructions`)).status).toBe(404);
-    expect((await outsider("PUT", `/orgs/${org}/agent-instructions`, body)).status).toBe(404);
+    await expect(outsider.client.getOrganizationAgentInstructions({ organizationId })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(
+      outsider.client.updateOrganizationAgentInstructions({ organizationId, body }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    // Anonymous, over HTTP for its 401.
     expect((await test.request("GET", `/orgs/${org}/agent-instructions`, { token: null })).status).toBe(401);
     expect(await observe()).toEqual(before);
   });
 
   it("takes only a document of bounded size", async () => {
-    const { api, org } = await createWorkspace();
-    const observe = async () => (await api("GET", `/orgs/${org}/agent-instructions`)).body;
-    const put = (body: unknown) => () => api("PUT", `/orgs/${org}/agent-instructions`, body);
+    const { api, client, org } = await createWorkspace();
+    const organizationId = org;
+    const observe = () => client.getOrganizationAgentInstructions({ organizationId });
+    // `instructions` is typed `unknown` (its schema checks the structure): these documents compile.
+    const put = (instructions: unknown) => () =>
+      answerOf(client.updateOrganizationAgentInstructions({ organizationId, body: { instructions } }));
     const huge = document("x".repeat(MAX_INSTRUCTIONS_JSON_LENGTH));
     await expectRefusedUnchanged(observe, [
-      [put({}), "body.instructions"],
-      [put({ instructions: "Be kind." }), "body.instructions"],
-      [put({ instructions: { object: "block", nodes: [] } }), "body.instructions.object"],
-      [
-        put({ instructions: { object: "document", nodes: [{ object: "leaf" }] } }),
-        "body.instructions.nodes.0.object",
-      ],
-      [put({ instructions: huge }), "body.instructions"],
+      // A body no client type allows, as JSON sent over HTTP.
+      [() => api("PUT", `/orgs/${org}/agent-instructions`, {}), "body.instructions"],
+      [put("Be kind."), "body.instructions"],
+      [put({ object: "block", nodes: [] }), "body.instructions.object"],
+      [put({ object: "document", nodes: [{ object: "leaf" }] }), "body.instructions.nodes.0.object"],
+      [put(huge), "body.instructions"],
     ]);
     // Just under the bound is accepted.
     const overhead = JSON.stringify(document("")).length;
     const largest = document("x".repeat(MAX_INSTRUCTIONS_JSON_LENGTH - overhead));
     expect(JSON.stringify(largest).length).toBe(MAX_INSTRUCTIONS_JSON_LENGTH);
-    expect((await put({ instructions: largest })()).status).toBe(200);
+    await client.updateOrganizationAgentInstructions({ organizationId, body: { instructions: largest } });
   });
 });

@@ -1,42 +1,74 @@
 import { describe, expect, it } from "vitest";
-import { createWorkspace } from "../../../test/support/workspace.js";
-import { expectRefusedUnchanged, LONG_ID, LONGEST_ID } from "../../../test/support/limits.js";
+import { createTypedWorkspace } from "../../../test/support/workspace.js";
+import { answerOf, expectRefusedUnchanged, LONG_ID, LONGEST_ID } from "../../../test/support/limits.js";
 
 /** Input limits of the collection operations (docs/api.md, "Limits"). */
 describe("collections: input limits", () => {
   it("bounds collection ids, parents, positions, texts and page tokens", async () => {
-    const { api, org, collection } = await createWorkspace();
+    const { client, org, collection } = await createTypedWorkspace();
     const first = await collection({ title: "First" });
     const second = await collection({ title: "Second" });
+    const organizationId = org;
     const observe = async () => ({
-      list: (await api("GET", `/orgs/${org}/collections`)).body,
-      first: (await api("GET", `/collections/${first}`)).body,
+      list: await client.listCollectionsInOrganizationById({ organizationId }),
+      first: await client.getCollectionById({ collectionId: first }),
     });
-    const pointer = (id: string) => ({ type: "collection", collection: id });
+    const pointer = (id: string) => ({ type: "collection" as const, collection: id });
     await expectRefusedUnchanged(observe, [
-      [() => api("GET", `/collections/${LONG_ID}`), "path.collectionId"],
-      [() => api("PATCH", `/collections/${LONG_ID}`, { title: "Renamed" }), "path.collectionId"],
-      [() => api("POST", `/orgs/${org}/collections`, { parent: LONG_ID }), "body.parent"],
-      [() => api("POST", `/orgs/${org}/collections`, { title: "t".repeat(51) }), "body.title"],
-      [() => api("PATCH", `/collections/${first}`, { description: "d".repeat(101) }), "body.description"],
-      [() => api("POST", `/collections/${first}/move`, { parent: LONG_ID }), "body.parent"],
+      [() => answerOf(client.getCollectionById({ collectionId: LONG_ID })), "path.collectionId"],
       [
-        () => api("POST", `/collections/${first}/move`, { position: { after: pointer(LONG_ID) } }),
+        () => answerOf(client.updateCollectionById({ collectionId: LONG_ID, body: { title: "Renamed" } })),
+        "path.collectionId",
+      ],
+      [() => answerOf(client.createCollection({ organizationId, body: { parent: LONG_ID } })), "body.parent"],
+      [
+        () => answerOf(client.createCollection({ organizationId, body: { title: "t".repeat(51) } })),
+        "body.title",
+      ],
+      [
+        () =>
+          answerOf(
+            client.updateCollectionById({ collectionId: first, body: { description: "d".repeat(101) } }),
+          ),
+        "body.description",
+      ],
+      [
+        () => answerOf(client.moveCollection({ collectionId: first, body: { parent: LONG_ID } })),
+        "body.parent",
+      ],
+      [
+        () =>
+          answerOf(
+            client.moveCollection({ collectionId: first, body: { position: { after: pointer(LONG_ID) } } }),
+          ),
         "body.position.after.collection",
       ],
-      [() => api("POST", `/collections/${first}/transfer`, { organization: LONG_ID }), "body.organization"],
-      [() => api("GET", `/orgs/${org}/collections?page=${"p".repeat(8193)}`), "query.page"],
-      [() => api("GET", `/collections/${first}/spaces?page=${"p".repeat(8193)}`), "query.page"],
+      [
+        () => answerOf(client.transferCollection({ collectionId: first, body: { organization: LONG_ID } })),
+        "body.organization",
+      ],
+      [
+        () => answerOf(client.listCollectionsInOrganizationById({ organizationId, page: "p".repeat(8193) })),
+        "query.page",
+      ],
+      [
+        () => answerOf(client.listSpacesInCollectionById({ collectionId: first, page: "p".repeat(8193) })),
+        "query.page",
+      ],
     ]);
 
     // Ordinary values and values at the bounds still pass validation.
-    expect((await api("GET", `/collections/${LONGEST_ID}`)).status).toBe(404);
-    expect(
-      (await api("POST", `/orgs/${org}/collections`, { parent: LONGEST_ID })).body.error.message,
-    ).toContain("body.parent");
-    const moved = await api("POST", `/collections/${first}/move`, { position: { after: pointer(second) } });
-    expect(moved.status).toBe(200);
-    const described = await api("PATCH", `/collections/${first}`, { description: "d".repeat(100) });
-    expect(described.body.description).toHaveLength(100);
+    await expect(client.getCollectionById({ collectionId: LONGEST_ID })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(
+      client.createCollection({ organizationId, body: { parent: LONGEST_ID } }),
+    ).rejects.toMatchObject({ message: expect.stringContaining("body.parent") });
+    await client.moveCollection({ collectionId: first, body: { position: { after: pointer(second) } } });
+    const described = await client.updateCollectionById({
+      collectionId: first,
+      body: { description: "d".repeat(100) },
+    });
+    expect(described.description).toHaveLength(100);
   });
 });

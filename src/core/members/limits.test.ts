@@ -1,26 +1,67 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { expectRefusedUnchanged, LONG_ID, LONGEST_ID } from "../../../test/support/limits.js";
+import { answerOf, expectRefusedUnchanged, LONG_ID, LONGEST_ID } from "../../../test/support/limits.js";
 
 /** Input limits of the member operations (docs/api.md, "Limits"). */
 describe("members: input limits", () => {
   it("bounds member ids and the search texts", async () => {
-    const { api, org, owner } = await createWorkspace();
-    const observe = async () => (await api("GET", `/orgs/${org}/members`)).body;
+    const { client, org, owner } = await createWorkspace();
+    const organizationId = org;
+    const observe = () => client.listMembersInOrganizationById({ organizationId });
     await expectRefusedUnchanged(observe, [
-      [() => api("PATCH", `/orgs/${org}/members/${LONG_ID}`, { role: "read" }), "path.userId"],
-      [() => api("DELETE", `/orgs/${org}/members/${LONG_ID}`), "path.userId"],
-      [() => api("PATCH", `/orgs/${LONG_ID}/members/${owner.id}`, { role: "read" }), "path.organizationId"],
-      [() => api("GET", `/orgs/${org}/members?search=${"s".repeat(513)}`), "query.search"],
-      [() => api("GET", `/orgs/${org}/members/${owner.id}/teams?title=${"t".repeat(513)}`), "query.title"],
-      [() => api("GET", `/orgs/${org}/members?page=${"p".repeat(8193)}`), "query.page"],
+      [
+        () =>
+          answerOf(
+            client.updateMemberInOrganizationById({
+              organizationId,
+              userId: LONG_ID,
+              body: { role: "read" },
+            }),
+          ),
+        "path.userId",
+      ],
+      [
+        () => answerOf(client.removeMemberFromOrganizationById({ organizationId, userId: LONG_ID })),
+        "path.userId",
+      ],
+      [
+        () =>
+          answerOf(
+            client.updateMemberInOrganizationById({
+              organizationId: LONG_ID,
+              userId: owner.id,
+              body: { role: "read" },
+            }),
+          ),
+        "path.organizationId",
+      ],
+      [
+        () => answerOf(client.listMembersInOrganizationById({ organizationId, search: "s".repeat(513) })),
+        "query.search",
+      ],
+      [
+        () =>
+          answerOf(
+            client.listTeamsForOrganizationMember({
+              organizationId,
+              userId: owner.id,
+              title: "t".repeat(513),
+            }),
+          ),
+        "query.title",
+      ],
+      [
+        () => answerOf(client.listMembersInOrganizationById({ organizationId, page: "p".repeat(8193) })),
+        "query.page",
+      ],
     ]);
 
     // At the bounds, validation passes.
-    expect((await api("GET", `/orgs/${org}/members/${LONGEST_ID}`)).status).toBe(404);
-    const found = await api("GET", `/orgs/${org}/members?search=${"s".repeat(512)}`);
-    expect(found.status).toBe(200);
-    expect(found.body.count).toBe(0);
-    expect((await api("GET", `/orgs/${org}/members?search=owner`)).body.count).toBe(1);
+    await expect(
+      client.getMemberInOrganizationById({ organizationId, userId: LONGEST_ID }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    const found = await client.listMembersInOrganizationById({ organizationId, search: "s".repeat(512) });
+    expect(found.count).toBe(0);
+    expect((await client.listMembersInOrganizationById({ organizationId, search: "owner" })).count).toBe(1);
   });
 });

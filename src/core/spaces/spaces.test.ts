@@ -1,12 +1,16 @@
-import { createWorkspace } from "../../../test/support/workspace.js";
+import { createTypedWorkspace, type SpaceBody } from "../../../test/support/workspace.js";
+import { answerOf } from "../../../test/support/limits.js";
 import { describe, expect, it } from "vitest";
+import type { ClientInput } from "../client.js";
+import type { Operations } from "../operations.js";
 import { revisionsTable } from "../content-tree/tables.js";
 
-const setup = createWorkspace;
+const setup = createTypedWorkspace;
 
 describe("spaces", () => {
   it("creates a space with defaults, a first revision and a Location header", async () => {
     const { api, org, stored } = await setup();
+    // Over HTTP for the 201 and its Location header.
     const created = await api("POST", `/orgs/${org}/spaces`);
     expect(created.status).toBe(201);
     const id = created.body.id;
@@ -55,17 +59,20 @@ describe("spaces", () => {
   });
 
   it("creates spaces in collections as in-collection, with the given fields", async () => {
-    const { api, org, collection } = await setup();
+    const { client, org, collection } = await setup();
     const parent = await collection();
-    const created = await api("POST", `/orgs/${org}/spaces`, {
-      title: "Guide",
-      emoji: "📘",
-      parent,
-      language: "fr",
-      editMode: "locked",
-      empty: true,
+    const created = await client.createSpace({
+      organizationId: org,
+      body: {
+        title: "Guide",
+        emoji: "📘",
+        parent,
+        language: "fr",
+        editMode: "locked",
+        empty: true,
+      },
     });
-    expect(created.body).toMatchObject({
+    expect(created).toMatchObject({
       title: "Guide",
       emoji: "📘",
       parent,
@@ -77,85 +84,102 @@ describe("spaces", () => {
   });
 
   it("starts a space from a template: its pages and files, with new page ids", async () => {
-    const { api, org, space } = await setup();
+    const { client, org, space } = await setup();
     const template = await space({ title: "Template" });
-    const intro = (await api("POST", `/spaces/${template}/content/pages`, { title: "Intro", markdown: "Hi" }))
-      .body;
-    await api("POST", `/spaces/${template}/content/pages`, { title: "Step", parent: intro.id });
-    const created = await api("POST", `/orgs/${org}/spaces`, {
-      title: "From template",
-      template: { id: template },
+    const intro = await client.createPage({ spaceId: template, body: { title: "Intro", markdown: "Hi" } });
+    await client.createPage({ spaceId: template, body: { title: "Step", parent: intro.id } });
+    const created = await client.createSpace({
+      organizationId: org,
+      body: { title: "From template", template: { id: template } },
     });
-    expect(created.status).toBe(201);
-    const pages = (await api("GET", `/spaces/${created.body.id}/content/pages`)).body.pages;
+    const { pages } = await client.listPages({ spaceId: created.id });
     expect(pages).toMatchObject([
       { title: "Intro", path: "intro", pages: [{ title: "Step", path: "intro/step" }] },
     ]);
-    expect(pages[0].id).not.toBe(intro.id);
+    expect(pages[0]!.id).not.toBe(intro.id);
   });
 
   it("refuses bad creations with the field named and stores nothing", async () => {
-    const { api, org, organization, collection, titles } = await setup();
+    const { api, client, org, organization, collection, titles } = await setup();
     const foreign = await collection({}, await organization("Other"));
-    const attempts: [unknown, string][] = [
-      [{ template: { id: "t" } }, "body.template.id: no template space"],
-      [{ title: "x".repeat(51) }, "body.title"],
-      [{ emoji: "x".repeat(51) }, "body.emoji"],
-      [{ language: "klingon" }, "body.language"],
-      [{ editMode: "open" }, "body.editMode"],
-      [{ parent: "missing" }, "body.parent"],
-      [{ parent: foreign }, "body.parent"],
-      ["not json", "body"],
+    const create = (body: SpaceBody) => () => answerOf(client.createSpace({ organizationId: org, body }));
+    // Bodies no client type allows, as JSON sent over HTTP.
+    const raw = (body: unknown) => () => api("POST", `/orgs/${org}/spaces`, body);
+    const attempts: [() => Promise<{ status: number; body: any }>, string][] = [
+      [create({ template: { id: "t" } }), "body.template.id: no template space"],
+      [create({ title: "x".repeat(51) }), "body.title"],
+      [create({ emoji: "x".repeat(51) }), "body.emoji"],
+      [raw({ language: "klingon" }), "body.language"],
+      [raw({ editMode: "open" }), "body.editMode"],
+      [create({ parent: "missing" }), "body.parent"],
+      [create({ parent: foreign }), "body.parent"],
+      [raw("not json"), "body"],
     ];
-    for (const [body, message] of attempts) {
-      const response = await api("POST", `/orgs/${org}/spaces`, body);
+    for (const [send, message] of attempts) {
+      const response = await send();
       expect(response.status).toBe(400);
       expect(response.body.error.message).toContain(message);
     }
-    expect(await titles(`/orgs/${org}/spaces`)).toEqual([]);
+    expect(await titles(client.listSpacesInOrganizationById({ organizationId: org }))).toEqual([]);
   });
 
   it("needs create at the place of a new space", async () => {
-    const { api, org, member, collection } = await setup();
-    const reader = await member("read");
-    expect((await reader("POST", `/orgs/${org}/spaces`, { title: "Mine" })).status).toBe(403);
+    const { client, org, member, collection } = await setup();
+    const reader = (await member("read")).client;
+    const organizationId = org;
+    await expect(reader.createSpace({ organizationId, body: { title: "Mine" } })).rejects.toMatchObject({
+      code: "forbidden",
+    });
     const open = await collection({ title: "Open" });
-    await api("PATCH", `/collections/${open}`, { defaultLevel: "create" });
-    expect((await reader("POST", `/orgs/${org}/spaces`, { parent: open })).status).toBe(201);
-    expect((await (await member("create"))("POST", `/orgs/${org}/spaces`)).status).toBe(201);
-    expect((await (await member(null))("POST", `/orgs/${org}/spaces`)).status).toBe(403);
+    await client.updateCollectionById({ collectionId: open, body: { defaultLevel: "create" } });
+    await reader.createSpace({ organizationId, body: { parent: open } });
+    await (await member("create")).client.createSpace({ organizationId });
+    await expect((await member(null)).client.createSpace({ organizationId })).rejects.toMatchObject({
+      code: "forbidden",
+    });
   });
 
   it("reads a space, with an optional shareKey; 404 to non-members and guests", async () => {
-    const { api, org, space, member, outsider } = await setup();
+    const { client, org, space, member, outsider } = await setup();
     const id = await space({ title: "Docs" });
-    expect((await api("GET", `/spaces/${id}?shareKey=abc`)).body.title).toBe("Docs");
-    expect((await api("GET", `/spaces/missing`)).status).toBe(404);
+    expect((await client.getSpaceById({ spaceId: id, shareKey: "abc" })).title).toBe("Docs");
+    await expect(client.getSpaceById({ spaceId: "missing" })).rejects.toMatchObject({ code: "not_found" });
     const guest = await member(null);
-    for (const caller of [outsider, guest]) {
-      expect((await caller("GET", `/spaces/${id}`)).status).toBe(404);
-      expect((await caller("PATCH", `/spaces/${id}`, { title: "Mine" })).status).toBe(404);
-      expect((await caller("DELETE", `/spaces/${id}`)).status).toBe(404);
-      expect((await caller("POST", `/spaces/${id}/duplicate`)).status).toBe(404);
+    for (const caller of [outsider.client, guest.client]) {
+      const spaceId = id;
+      for (const call of [
+        () => caller.getSpaceById({ spaceId }),
+        () => caller.updateSpaceById({ spaceId, body: { title: "Mine" } }),
+        () => caller.deleteSpaceById({ spaceId }),
+        () => caller.duplicateSpace({ spaceId }),
+      ]) {
+        await expect(call()).rejects.toMatchObject({ code: "not_found" });
+      }
     }
-    expect((await outsider("GET", `/orgs/${org}/spaces`)).status).toBe(404);
-    expect((await guest("GET", `/orgs/${org}/spaces`)).body).toEqual({ count: 0, items: [] });
-    expect((await api("GET", `/spaces/${id}`)).body.title).toBe("Docs");
+    await expect(outsider.client.listSpacesInOrganizationById({ organizationId: org })).rejects.toMatchObject(
+      { code: "not_found" },
+    );
+    expect(await guest.client.listSpacesInOrganizationById({ organizationId: org })).toEqual({
+      count: 0,
+      items: [],
+    });
+    expect((await client.getSpaceById({ spaceId: id })).title).toBe("Docs");
   });
 
   it("updates a space and bumps updatedAt only on change", async () => {
-    const { api, space, advance } = await setup();
+    const { client, space, advance } = await setup();
     const id = await space({ title: "Docs", emoji: "🎉" });
+    const patch = (body: ClientInput<Operations["updateSpaceById"]>["body"]) =>
+      client.updateSpaceById({ spaceId: id, body });
     advance(1000);
-    const patched = await api("PATCH", `/spaces/${id}`, {
+    const patched = await patch({
       title: "Guides",
       language: "de",
       defaultLevel: "comment",
       mergeRules: { type: "rules", rules: [{ rule: "require_at_least_one_review" }] },
       emoji: null,
     });
-    expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({
+    expect(patched).toMatchObject({
       title: "Guides",
       language: "de",
       defaultLevel: "comment",
@@ -165,58 +189,61 @@ describe("spaces", () => {
       createdAt: "2025-01-01T00:00:00.000Z",
     });
     advance(1000);
-    expect((await api("PATCH", `/spaces/${id}`, { title: "Guides" })).body.updatedAt).toBe(
-      "2025-01-01T00:00:01.000Z",
-    );
-    const locked = await api("PATCH", `/spaces/${id}`, {
+    expect((await patch({ title: "Guides" })).updatedAt).toBe("2025-01-01T00:00:01.000Z");
+    const locked = await patch({
       editMode: "locked",
       mergeRules: { type: "inherit" },
     });
-    expect(locked.body).toMatchObject({ editMode: "locked", mergeRules: { type: "inherit" } });
-    expect(locked.body.permissions).toMatchObject({ edit: false, admin: true });
+    expect(locked).toMatchObject({ editMode: "locked", mergeRules: { type: "inherit" } });
+    expect(locked.permissions).toMatchObject({ edit: false, admin: true });
     // Admins rename a locked space; editors cannot (see the flags test below).
-    expect((await api("PATCH", `/spaces/${id}`, { title: "Renamed" })).body.title).toBe("Renamed");
-    const unlocked = await api("PATCH", `/spaces/${id}`, { editMode: "live", title: "Live" });
-    expect(unlocked.body).toMatchObject({ editMode: "live", title: "Live", permissions: { edit: true } });
+    expect((await patch({ title: "Renamed" })).title).toBe("Renamed");
+    const unlocked = await patch({ editMode: "live", title: "Live" });
+    expect(unlocked).toMatchObject({ editMode: "live", title: "Live", permissions: { edit: true } });
   });
 
   it("refuses bad updates with the field named and changes nothing", async () => {
-    const { api, space } = await setup();
+    const { api, client, space } = await setup();
     const id = await space({ title: "Docs" });
-    const before = (await api("GET", `/spaces/${id}`)).body;
-    const attempts: [unknown, string][] = [
-      [{ title: "x".repeat(51) }, "body.title"],
-      [{ title: "ok", editMode: "open" }, "body.editMode"],
-      [{ defaultLevel: "owner" }, "body.defaultLevel"],
-      [{ language: "xx" }, "body.language"],
-      [{ mergeRules: { type: "sometimes" } }, "body.mergeRules"],
-      [{ icon: "https://example.com/icon.png" }, "body.icon: space icons are not supported yet"],
-      [undefined, "body"],
+    const before = await client.getSpaceById({ spaceId: id });
+    // Bodies no client type allows, as JSON sent over HTTP.
+    const raw = (body: unknown) => () => api("PATCH", `/spaces/${id}`, body);
+    const attempts: [() => Promise<{ status: number; body: any }>, string][] = [
+      [
+        () => answerOf(client.updateSpaceById({ spaceId: id, body: { title: "x".repeat(51) } })),
+        "body.title",
+      ],
+      [raw({ title: "ok", editMode: "open" }), "body.editMode"],
+      [raw({ defaultLevel: "owner" }), "body.defaultLevel"],
+      [raw({ language: "xx" }), "body.language"],
+      [raw({ mergeRules: { type: "sometimes" } }), "body.mergeRules"],
+      [raw({ icon: "https://example.com/icon.png" }), "body.icon: space icons are not supported yet"],
+      [raw(undefined), "body"],
     ];
-    for (const [body, message] of attempts) {
-      const response = await api("PATCH", `/spaces/${id}`, body);
+    for (const [send, message] of attempts) {
+      const response = await send();
       expect(response.status).toBe(400);
       expect(response.body.error.message).toContain(message);
     }
-    expect((await api("GET", `/spaces/${id}`)).body).toEqual(before);
+    expect(await client.getSpaceById({ spaceId: id })).toEqual(before);
   });
 
   it("gives flags that match what each role can do", async () => {
-    const { api, member, space } = await setup();
+    const { client, member, space } = await setup();
     for (const role of ["read", "comment", "edit", "review", "create", "admin"] as const) {
-      const caller = await member(role);
+      const caller = (await member(role)).client;
       for (const editMode of ["live", "locked"] as const) {
-        const id = await space({ title: role, editMode });
-        const { permissions } = (await caller("GET", `/spaces/${id}`)).body;
+        const spaceId = await space({ title: role, editMode });
+        const { permissions } = await caller.getSpaceById({ spaceId });
         expect(permissions.view && permissions.access).toBe(true);
         const renames = permissions.edit || permissions.admin;
-        expect((await caller("PATCH", `/spaces/${id}`, { title: "x" })).status).toBe(renames ? 200 : 403);
-        expect((await caller("PATCH", `/spaces/${id}`, { emoji: "🙂" })).status).toBe(renames ? 200 : 403);
-        expect((await caller("PATCH", `/spaces/${id}`, { language: "it" })).status).toBe(renames ? 200 : 403);
-        expect((await caller("PATCH", `/spaces/${id}`, { defaultLevel: "inherit" })).status).toBe(
-          permissions.admin ? 200 : 403,
-        );
-        expect((await caller("POST", `/spaces/${id}/move`, { parent: null })).status).toBe(
+        const patch = async (body: ClientInput<Operations["updateSpaceById"]>["body"]) =>
+          (await answerOf(caller.updateSpaceById({ spaceId, body }))).status;
+        expect(await patch({ title: "x" })).toBe(renames ? 200 : 403);
+        expect(await patch({ emoji: "🙂" })).toBe(renames ? 200 : 403);
+        expect(await patch({ language: "it" })).toBe(renames ? 200 : 403);
+        expect(await patch({ defaultLevel: "inherit" })).toBe(permissions.admin ? 200 : 403);
+        expect((await answerOf(caller.moveSpace({ spaceId, body: { parent: null } }))).status).toBe(
           permissions.admin ? 409 : 403,
         );
         expect(permissions.edit).toBe(editMode === "live" && role !== "read" && role !== "comment");
@@ -228,27 +255,31 @@ describe("spaces", () => {
       }
     }
     // A member without a role of their own gets one from defaultLevel.
-    const reader = await member("read");
-    const id = await space({ title: "Open" });
-    expect((await reader("PATCH", `/spaces/${id}`, { title: "x" })).status).toBe(403);
-    await api("PATCH", `/spaces/${id}`, { defaultLevel: "edit" });
-    expect((await reader("GET", `/spaces/${id}`)).body.permissions.edit).toBe(true);
-    expect((await reader("PATCH", `/spaces/${id}`, { title: "x" })).status).toBe(200);
+    const reader = (await member("read")).client;
+    const spaceId = await space({ title: "Open" });
+    await expect(reader.updateSpaceById({ spaceId, body: { title: "x" } })).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    await client.updateSpaceById({ spaceId, body: { defaultLevel: "edit" } });
+    expect((await reader.getSpaceById({ spaceId })).permissions.edit).toBe(true);
+    await reader.updateSpaceById({ spaceId, body: { title: "x" } });
   });
 
   it("lists the spaces of an organization in position order, page by page", async () => {
-    const { api, org, collection, space, titles } = await setup();
+    const { client, org, collection, space, titles } = await setup();
     const box = await collection();
     await space({ title: "A" });
     await space({ title: "B", parent: box });
     const c = await space({ title: "C" });
     await space({ title: "D" });
-    await api("DELETE", `/spaces/${c}`);
-    expect(await titles(`/orgs/${org}/spaces`)).toEqual(["A", "B", "D"]);
-    const first = await api("GET", `/orgs/${org}/spaces?limit=2`);
-    expect(first.body).toMatchObject({ count: 3, next: { page: expect.any(String) } });
-    const second = await api("GET", `/orgs/${org}/spaces?limit=2&page=${first.body.next.page}`);
-    expect(second.body.items.map((item: any) => item.title)).toEqual(["D"]);
-    expect((await api("GET", `/orgs/${org}/spaces?limit=1001`)).status).toBe(400);
+    await client.deleteSpaceById({ spaceId: c });
+    const list = (query: { limit?: number; page?: string } = {}) =>
+      client.listSpacesInOrganizationById({ organizationId: org, ...query });
+    expect(await titles(list())).toEqual(["A", "B", "D"]);
+    const first = await list({ limit: 2 });
+    expect(first).toMatchObject({ count: 3, next: { page: expect.any(String) } });
+    const second = await list({ limit: 2, page: first.next!.page });
+    expect(second.items.map((item) => item.title)).toEqual(["D"]);
+    await expect(list({ limit: 1001 })).rejects.toMatchObject({ code: "bad_request" });
   });
 });
