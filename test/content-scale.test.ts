@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../src/adapters/memory/index.js";
+import type { ClientInput } from "../src/core/client.js";
+import type { Operations } from "../src/core/operations.js";
 import type { Storage, WriteTransaction } from "../src/core/storage/port.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 import { seedLargeSpace } from "./support/large-space.js";
@@ -40,36 +42,28 @@ async function spaceOf(pages: number) {
   const { storage, written } = counting(base);
   const test = await createTestDocsbase({ storage });
   const owner = await test.createUser("Owner");
-  const api = <T = any>(method: string, path: string, body?: unknown) =>
-    test.request<T>(method, path, { token: owner.token, ...(body !== undefined ? { body } : {}) });
-  const org = (await api("POST", "/orgs", { title: "Acme" })).body.id as string;
-  const space = (await api("POST", `/orgs/${org}/spaces`, { title: "Docs" })).body.id as string;
+  const client = test.as(owner);
+  const org = (await client.createOrganization({ body: { title: "Acme" } })).id;
+  const space = (await client.createSpace({ organizationId: org, body: { title: "Docs" } })).id;
   const ids = await seedLargeSpace(base, space, pages, { markdownBytes: 256 });
-  /** What one request wrote. */
-  const writes = async (method: string, path: string, body?: unknown) => {
+  /** What one call wrote, and its answer (a refusal rejects). */
+  const writes = async <T>(call: () => Promise<T>) => {
     written.records = 0;
     written.bytes = 0;
-    const response = await api(method, `/spaces/${space}/content${path}`, body);
-    expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
-    return { ...written };
+    const body = await call();
+    return { ...written, body };
   };
-  /** What one request wrote (any path). */
-  const writesOf = async (method: string, path: string, body?: unknown) => {
-    written.records = 0;
-    written.bytes = 0;
-    const response = await api(method, path, body);
-    expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
-    return { ...written, body: response.body };
-  };
-  return { test, api, space, ids, writes, writesOf };
+  return { test, client, space, ids, writes };
 }
 
 describe("content at scale", () => {
   it("writes as many records for an edit in a 10,000-page space as in a 10-page one", async () => {
     const small = await spaceOf(10);
     const large = await spaceOf(10_000);
-    const edit = (space: Awaited<ReturnType<typeof spaceOf>>, page: string, n: number) =>
-      space.writes("PATCH", `/page/${page}`, { markdown: `# Edit ${n}\n` });
+    const edit = (space: Awaited<ReturnType<typeof spaceOf>>, pageId: string, n: number) =>
+      space.writes(() =>
+        space.client.updatePage({ spaceId: space.space, pageId, body: { markdown: `# Edit ${n}\n` } }),
+      );
     const smallWrites = [];
     const largeWrites = [];
     // Forty edits: more than any interval at which a whole-space record would be written.
@@ -87,28 +81,35 @@ describe("content at scale", () => {
 
     // Moving a page and renaming one write a bounded number of records too: the children lists of
     // the two parents change, not the space.
-    const moved = await large.writes("PATCH", `/page/${large.ids[250]}`, { parent: large.ids[5100] });
+    const update = (pageId: string, body: ClientInput<Operations["updatePage"]>["body"]) =>
+      large.writes(() => large.client.updatePage({ spaceId: large.space, pageId, body }));
+    const moved = await update(large.ids[250]!, { parent: large.ids[5100]! });
     expect(moved.records).toBeLessThanOrEqual(14);
     expect(moved.bytes).toBeLessThan(24_000);
-    const renamed = await large.writes("PATCH", `/page/${large.ids[251]}`, { slug: "renamed" });
+    const renamed = await update(large.ids[251]!, { slug: "renamed" });
     expect(renamed.records).toBeLessThanOrEqual(12);
-    const path = (await large.api("GET", `/spaces/${large.space}/content/page/${large.ids[251]}`)).body.path;
+    const { path } = await large.client.getPageById({ spaceId: large.space, pageId: large.ids[251]! });
     expect(path).toBe("folder-2/renamed");
   });
 
   it("writes a merge's records by what both sides changed, not by what the change request did", async () => {
     const large = await spaceOf(10_000);
     /** Merges a change request that edited `count` pages, after one edit on the space. */
+    const { client, space: spaceId } = large;
     const merge = async (count: number, offset: number) => {
-      const cr = (await large.api("POST", `/spaces/${large.space}/change-requests`, { subject: "Bulk" }))
-        .body;
+      const cr = await client.createChangeRequest({ spaceId, body: { subject: "Bulk" } });
+      const changeRequest = { spaceId, changeRequestId: cr.id };
       for (let i = 0; i < count; i++) {
-        const page = large.ids[1 + ((offset + i * 37) % 9999)]!;
-        const path = `/spaces/${large.space}/change-requests/${cr.id}/content/page/${page}`;
-        expect((await large.api("PATCH", path, { markdown: `# Change ${i}\n` })).status).toBe(200);
+        const pageId = large.ids[1 + ((offset + i * 37) % 9999)]!;
+        await client.updatePageInChangeRequest({
+          ...changeRequest,
+          pageId,
+          body: { markdown: `# Change ${i}\n` },
+        });
       }
-      await large.writes("PATCH", `/page/${large.ids[9999]}`, { title: `Main ${offset}` });
-      const merged = await large.writesOf("POST", `/spaces/${large.space}/change-requests/${cr.id}/merge`);
+      const main = { spaceId, pageId: large.ids[9999]!, body: { title: `Main ${offset}` } };
+      await large.writes(() => client.updatePage(main));
+      const merged = await large.writes(() => client.mergeChangeRequest(changeRequest));
       expect(merged.body.result).toBe("merge");
       return merged;
     };
@@ -118,36 +119,39 @@ describe("content at scale", () => {
     // paths where both sides changed the maps: about a leaf per page touched, before trees merged.
     expect(many.records).toBeLessThanOrEqual(few.records + 2);
     expect(many.records).toBeLessThanOrEqual(20);
-    const changed = `/spaces/${large.space}/content/page/${large.ids[1 + (1 + 37 * 5)]}?format=markdown`;
-    expect((await large.api("GET", changed)).body.markdown).toContain("Change 5");
+    const changed = { spaceId, pageId: large.ids[1 + (1 + 37 * 5)]!, format: "markdown" as const };
+    expect(await client.getPageById(changed)).toMatchObject({
+      markdown: expect.stringContaining("Change 5"),
+    });
   });
 
   it("never holds more than its cache budget while reading many distinct revisions", async () => {
     const budget = 256 * 1024;
     const test = await createTestDocsbase({ cacheBytes: budget });
-    const owner = await test.createUser("Owner");
-    const api = <T = any>(method: string, path: string, body?: unknown) =>
-      test.request<T>(method, path, { token: owner.token, ...(body !== undefined ? { body } : {}) });
-    const org = (await api("POST", "/orgs", { title: "Acme" })).body.id as string;
-    const space = (await api("POST", `/orgs/${org}/spaces`, { title: "Docs" })).body.id as string;
+    const client = test.as(await test.createUser("Owner"));
+    const org = (await client.createOrganization({ body: { title: "Acme" } })).id;
+    const spaceId = (await client.createSpace({ organizationId: org, body: { title: "Docs" } })).id;
     const pages: string[] = [];
     for (let i = 0; i < 20; i++) {
       const body = { title: `Page ${i}`, markdown: `# Page ${i}\n\n${"Some text. ".repeat(200)}` };
-      pages.push((await api("POST", `/spaces/${space}/content/pages`, body)).body.id);
+      pages.push((await client.createPage({ spaceId, body })).id);
     }
     const revisions: string[] = [];
     for (let i = 0; i < 60; i++) {
-      await api("PATCH", `/spaces/${space}/content/page/${pages[i % 20]}`, { markdown: `Edit ${i}\n` });
-      revisions.push((await api("GET", `/spaces/${space}`)).body.revision);
+      await client.updatePage({ spaceId, pageId: pages[i % 20]!, body: { markdown: `Edit ${i}\n` } });
+      revisions.push((await client.getSpaceById({ spaceId })).revision);
     }
     let peak = 0;
-    for (const revision of revisions) {
-      for (const path of [
-        `/spaces/${space}/revisions/${revision}`,
-        `/spaces/${space}/revisions/${revision}/page/${pages[3]}`,
-        `/spaces/${space}/search?query=text`,
-      ]) {
-        expect((await api("GET", path)).status, path).toBe(200);
+    for (const revisionId of revisions) {
+      for (const [name, read] of [
+        ["getRevisionById", () => client.getRevisionById({ spaceId, revisionId })],
+        [
+          "getPageInRevisionById",
+          () => client.getPageInRevisionById({ spaceId, revisionId, pageId: pages[3]! }),
+        ],
+        ["searchSpaceContent", () => client.searchSpaceContent({ spaceId, query: "text" })],
+      ] as const) {
+        await expect(read(), name).resolves.toBeDefined();
         peak = Math.max(peak, test.docsbase.cache.bytes);
         expect(test.docsbase.cache.bytes).toBeLessThanOrEqual(budget);
       }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../src/core/operations.js";
-import { createTestDocsbase } from "../src/testing/double.js";
+import { createTestDocsbase, type TestClient } from "../src/testing/double.js";
 
 /**
  * The delete rule (docs/api.md, "Deletes"), held for every delete operation of the registry: a
@@ -26,7 +26,7 @@ interface Target {
 type World = Awaited<ReturnType<typeof createWorld>>;
 
 /**
- * One organization, built once through the HTTP handler: its admin (`owner`), a `read` member
+ * One organization, built once through the typed clients: its admin (`owner`), a `read` member
  * (`reader`), a `comment` member (`commenter`), and `outsider`, a user of no organization. A live
  * space with a page, a second space, and an open change request on the first.
  */
@@ -40,35 +40,36 @@ async function createWorld() {
     commenter: await test.createUser("Commenter", "commenter@example.com"),
     outsider: await test.createUser("Outsider", "outsider@example.com"),
   };
+  /** The deletes go over HTTP, for their statuses. */
   const as =
     (who: Caller) =>
     async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> =>
       test.request(method, path, { token: users[who].token, ...(body === undefined ? {} : { body }) });
-  /** A request of the setup, which must succeed. */
-  const api = async (method: string, path: string, body?: unknown, who: Caller = "owner") => {
-    const answer = await as(who)(method, path, body);
-    if (answer.status >= 300)
-      throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body;
+  /** The typed clients the setup goes through (a refusal rejects). */
+  const clients: Record<Caller, TestClient> = {
+    owner: test.as(users.owner),
+    reader: test.as(users.reader),
+    commenter: test.as(users.commenter),
+    outsider: test.as(users.outsider),
   };
-  const org = (await api("POST", "/orgs", { title: "Walked" })).id as string;
+  const client = clients.owner;
+  const org = (await client.createOrganization({ body: { title: "Walked" } })).id;
   for (const [who, role] of [
     ["reader", "read"],
     ["commenter", "comment"],
   ] as const) {
-    const invite = (await api("POST", `/orgs/${org}/link-invites`, { role })).id as string;
-    await api("POST", `/orgs/${org}/invites/${invite}`, undefined, who);
+    const invite = (await client.createOrganizationInvite({ organizationId: org, body: { role } })).id;
+    await clients[who].joinOrganizationWithInvite({ organizationId: org, inviteId: invite });
   }
   const newSpace = async (title: string) =>
-    (await api("POST", `/orgs/${org}/spaces`, { title })).id as string;
+    (await client.createSpace({ organizationId: org, body: { title } })).id;
   const space = await newSpace("Docs");
   const otherSpace = await newSpace("Other");
-  const page = (await api("POST", `/spaces/${space}/content/pages`, { title: "Intro" })).id as string;
-  const changeRequest = (await api("POST", `/spaces/${space}/change-requests`, { subject: "CR" }))
-    .id as string;
+  const page = (await client.createPage({ spaceId: space, body: { title: "Intro" } })).id;
+  const changeRequest = (await client.createChangeRequest({ spaceId: space, body: { subject: "CR" } })).id;
   const newSite = async () =>
-    (await api("POST", `/orgs/${org}/sites`, { title: "Site", spaces: [space] })).id as string;
-  return { test, users, as, api, org, newSpace, space, otherSpace, page, changeRequest, newSite };
+    (await client.createSite({ organizationId: org, body: { title: "Site", spaces: [space] } })).id;
+  return { test, users, as, clients, client, org, newSpace, space, otherSpace, page, changeRequest, newSite };
 }
 
 const file = { name: "a.txt", contentType: "text/plain", data: btoa("a") };
@@ -78,7 +79,7 @@ const markdown = (text: string) => ({ markdown: text });
 const CASES: Record<string, (w: World) => Promise<Target>> = {
   async deleteUserToken(w) {
     // The token's own user holds the role; a user who shares an organization with them does not.
-    const token = (await w.api("POST", `/users/${w.users.owner.id}/tokens`, { label: "spare" })).id;
+    const token = (await w.client.createUserToken({ userId: w.users.owner.id, body: { label: "spare" } })).id;
     return {
       existing: { userId: w.users.owner.id, tokenId: token },
       missing: { userId: w.users.owner.id, tokenId: "none" },
@@ -86,30 +87,39 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
   },
   async removeMemberFromOrganizationById(w) {
     const user = await w.test.createUser("Leaving", "leaving@example.com");
-    const invite = (await w.api("POST", `/orgs/${w.org}/link-invites`, { role: "read" })).id;
-    await w.test.request("POST", `/orgs/${w.org}/invites/${invite}`, { token: user.token });
+    const invite = (
+      await w.client.createOrganizationInvite({ organizationId: w.org, body: { role: "read" } })
+    ).id;
+    await w.test.as(user).joinOrganizationWithInvite({ organizationId: w.org, inviteId: invite });
     return {
       existing: { organizationId: w.org, userId: user.id },
       missing: { organizationId: w.org, userId: "none" },
     };
   },
   async revokeOrganizationEmailInvite(w) {
-    await w.api("POST", `/orgs/${w.org}/invites`, { emails: ["invited@example.com"], role: "read" });
-    const [invitation] = (await w.api("GET", `/orgs/${w.org}/email-invites`)).items;
+    await w.client.inviteUsersToOrganization({
+      organizationId: w.org,
+      body: { emails: ["invited@example.com"], role: "read" },
+    });
+    const [invitation] = (await w.client.listOrganizationEmailInvites({ organizationId: w.org })).items;
     return {
-      existing: { organizationId: w.org, invitationId: invitation.id },
+      existing: { organizationId: w.org, invitationId: invitation!.id },
       missing: { organizationId: w.org, invitationId: "none" },
     };
   },
   async deleteOrganizationInviteById(w) {
-    const invite = (await w.api("POST", `/orgs/${w.org}/link-invites`, { role: "read" })).id;
+    const invite = (
+      await w.client.createOrganizationInvite({ organizationId: w.org, body: { role: "read" } })
+    ).id;
     return {
       existing: { organizationId: w.org, inviteId: invite },
       missing: { organizationId: w.org, inviteId: "none" },
     };
   },
   async removeTeamFromOrganizationById(w) {
-    const team = (await w.api("PUT", `/orgs/${w.org}/teams`, { title: "Gone", members: [] })).id;
+    const team = (
+      await w.client.createOrganizationTeam({ organizationId: w.org, body: { title: "Gone", members: [] } })
+    ).id;
     return {
       existing: { organizationId: w.org, teamId: team },
       missing: { organizationId: w.org, teamId: "none" },
@@ -118,14 +128,17 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
   async deleteMemberFromOrganizationTeamById(w) {
     // Removing someone else needs the team's `admin` (organization admins, team owners).
     const members = [w.users.commenter.id];
-    const team = (await w.api("PUT", `/orgs/${w.org}/teams`, { title: "Team", members })).id;
+    const team = (
+      await w.client.createOrganizationTeam({ organizationId: w.org, body: { title: "Team", members } })
+    ).id;
     return {
       existing: { organizationId: w.org, teamId: team, userId: w.users.commenter.id },
       missing: { organizationId: w.org, teamId: team, userId: "none" },
     };
   },
   async deleteCollectionById(w) {
-    const collection = (await w.api("POST", `/orgs/${w.org}/collections`, { title: "Gone" })).id;
+    const collection = (await w.client.createCollection({ organizationId: w.org, body: { title: "Gone" } }))
+      .id;
     return { existing: { collectionId: collection }, missing: { collectionId: "none" } };
   },
   async deleteSpaceById(w) {
@@ -133,29 +146,27 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
     return { existing: { spaceId: await w.newSpace("Gone") }, missing: { spaceId: "none" } };
   },
   async deletePage(w) {
-    const page = (await w.api("POST", `/spaces/${w.space}/content/pages`, { title: "Gone" })).id;
+    const page = (await w.client.createPage({ spaceId: w.space, body: { title: "Gone" } })).id;
     return { existing: { spaceId: w.space, pageId: page }, missing: { spaceId: w.space, pageId: "none" } };
   },
   async deleteFile(w) {
-    const created = (await w.api("POST", `/spaces/${w.space}/content/files`, file)).id;
+    const created = (await w.client.uploadFile({ spaceId: w.space, body: file })).id;
     return { existing: { spaceId: w.space, fileId: created }, missing: { spaceId: w.space, fileId: "none" } };
   },
   async deletePageInChangeRequest(w) {
     const at = { spaceId: w.space, changeRequestId: w.changeRequest };
-    const content = `/spaces/${w.space}/change-requests/${w.changeRequest}/content`;
-    const page = (await w.api("POST", `${content}/pages`, { title: "Draft" })).id;
+    const page = (await w.client.createPageInChangeRequest({ ...at, body: { title: "Draft" } })).id;
     return { existing: { ...at, pageId: page }, missing: { ...at, pageId: "none" } };
   },
   async deleteFileInChangeRequest(w) {
     const at = { spaceId: w.space, changeRequestId: w.changeRequest };
-    const content = `/spaces/${w.space}/change-requests/${w.changeRequest}/content`;
-    const created = (await w.api("POST", `${content}/files`, file)).id;
+    const created = (await w.client.uploadFileInChangeRequest({ ...at, body: file })).id;
     return { existing: { ...at, fileId: created }, missing: { ...at, fileId: "none" } };
   },
   async deleteCommentInSpace(w) {
     // Its author holds the role: a `comment` member deletes their own comment.
     const body = { page: w.page, body: markdown("mine") };
-    const comment = (await w.api("POST", `/spaces/${w.space}/comments`, body, "commenter")).id;
+    const comment = (await w.clients.commenter.postCommentInSpace({ spaceId: w.space, body })).id;
     return {
       existing: { spaceId: w.space, commentId: comment },
       missing: { spaceId: w.space, commentId: "none" },
@@ -163,12 +174,12 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
     };
   },
   async deleteCommentReplyInSpace(w) {
-    const comments = `/spaces/${w.space}/comments`;
-    const comment = (await w.api("POST", comments, { page: w.page, body: markdown("thread") })).id;
-    const reply = (
-      await w.api("POST", `${comments}/${comment}/replies`, { body: markdown("mine") }, "commenter")
-    ).id;
+    const thread = { page: w.page, body: markdown("thread") };
+    const comment = (await w.client.postCommentInSpace({ spaceId: w.space, body: thread })).id;
     const at = { spaceId: w.space, commentId: comment };
+    const reply = (
+      await w.clients.commenter.postCommentReplyInSpace({ ...at, body: { body: markdown("mine") } })
+    ).id;
     return {
       existing: { ...at, commentReplyId: reply },
       missing: { ...at, commentReplyId: "none" },
@@ -177,15 +188,18 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
   },
   async deleteCommentInChangeRequest(w) {
     const at = { spaceId: w.space, changeRequestId: w.changeRequest };
-    const comments = `/spaces/${w.space}/change-requests/${w.changeRequest}/comments`;
-    const comment = (await w.api("POST", comments, { body: markdown("review") })).id;
+    const comment = (await w.client.postCommentInChangeRequest({ ...at, body: { body: markdown("review") } }))
+      .id;
     return { existing: { ...at, commentId: comment }, missing: { ...at, commentId: "none" } };
   },
   async deleteCommentReplyInChangeRequest(w) {
-    const comments = `/spaces/${w.space}/change-requests/${w.changeRequest}/comments`;
-    const comment = (await w.api("POST", comments, { body: markdown("review") })).id;
-    const reply = (await w.api("POST", `${comments}/${comment}/replies`, { body: markdown("ok") })).id;
-    const at = { spaceId: w.space, changeRequestId: w.changeRequest, commentId: comment };
+    const changeRequest = { spaceId: w.space, changeRequestId: w.changeRequest };
+    const comment = (
+      await w.client.postCommentInChangeRequest({ ...changeRequest, body: { body: markdown("review") } })
+    ).id;
+    const at = { ...changeRequest, commentId: comment };
+    const reply = (await w.client.postCommentReplyInChangeRequest({ ...at, body: { body: markdown("ok") } }))
+      .id;
     return { existing: { ...at, commentReplyId: reply }, missing: { ...at, commentReplyId: "none" } };
   },
   async deleteSiteById(w) {
@@ -196,38 +210,40 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
   },
   async deleteSiteSectionById(w) {
     const at = { organizationId: w.org, siteId: await w.newSite() };
-    const sections = `/orgs/${w.org}/sites/${at.siteId}/sections`;
-    await w.api("POST", sections, { spaceId: w.space, title: "Kept" });
-    const section = (await w.api("POST", sections, { spaceId: w.otherSpace, title: "Gone" })).id;
+    await w.client.addSectionToSite({ ...at, body: { spaceId: w.space, title: "Kept" } });
+    const section = (
+      await w.client.addSectionToSite({ ...at, body: { spaceId: w.otherSpace, title: "Gone" } })
+    ).id;
     return { existing: { ...at, siteSectionId: section }, missing: { ...at, siteSectionId: "none" } };
   },
   async deleteSiteSectionGroupById(w) {
     const at = { organizationId: w.org, siteId: await w.newSite() };
-    const site = `/orgs/${w.org}/sites/${at.siteId}`;
-    await w.api("POST", `${site}/sections`, { spaceId: w.space, title: "Guides" });
-    const group = (await w.api("POST", `${site}/section-groups`, { title: "Gone" })).id;
+    await w.client.addSectionToSite({ ...at, body: { spaceId: w.space, title: "Guides" } });
+    const group = (await w.client.addSectionGroupToSite({ ...at, body: { title: "Gone" } })).id;
     return { existing: { ...at, siteSectionGroupId: group }, missing: { ...at, siteSectionGroupId: "none" } };
   },
   async removeSectionFromGroup(w) {
     const siteId = await w.newSite();
-    const site = `/orgs/${w.org}/sites/${siteId}`;
-    await w.api("POST", `${site}/sections`, { spaceId: w.space, title: "Guides" });
-    const grouped = (await w.api("POST", `${site}/sections`, { spaceId: w.otherSpace, title: "More" })).id;
-    const group = (await w.api("POST", `${site}/section-groups`, { title: "Group", sections: [grouped] })).id;
+    const site = { organizationId: w.org, siteId };
+    await w.client.addSectionToSite({ ...site, body: { spaceId: w.space, title: "Guides" } });
+    const grouped = (
+      await w.client.addSectionToSite({ ...site, body: { spaceId: w.otherSpace, title: "More" } })
+    ).id;
+    const group = (
+      await w.client.addSectionGroupToSite({ ...site, body: { title: "Group", sections: [grouped] } })
+    ).id;
     const at = { organizationId: w.org, siteId, siteSectionGroupId: group };
     return { existing: { ...at, siteSectionId: grouped }, missing: { ...at, siteSectionId: "none" } };
   },
   async deleteSiteSpaceById(w) {
     const at = { organizationId: w.org, siteId: await w.newSite() };
-    const siteSpaces = `/orgs/${w.org}/sites/${at.siteId}/site-spaces`;
-    const siteSpace = (await w.api("POST", siteSpaces, { spaceId: w.otherSpace })).id;
+    const siteSpace = (await w.client.addSpaceToSite({ ...at, body: { spaceId: w.otherSpace } })).id;
     return { existing: { ...at, siteSpaceId: siteSpace }, missing: { ...at, siteSpaceId: "none" } };
   },
   async deleteSiteShareLinkById(w) {
     const at = { organizationId: w.org, siteId: await w.newSite() };
-    const site = `/orgs/${w.org}/sites/${at.siteId}`;
-    await w.api("PATCH", site, { visibility: "share-link" });
-    const link = (await w.api("POST", `${site}/share-links`, { name: "Reviewers" })).id;
+    await w.client.updateSiteById({ ...at, body: { visibility: "share-link" } });
+    const link = (await w.client.createSiteShareLink({ ...at, body: { name: "Reviewers" } })).id;
     return { existing: { ...at, shareLinkId: link }, missing: { ...at, shareLinkId: "none" } };
   },
   async unpublishIntegration(w) {
@@ -238,28 +254,35 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
   async disableIntegrationDevelopmentMode(w) {
     // What goes is the development mode: an integration without one names nothing to turn off.
     await publish(w, "walk-dev");
-    await w.api("PUT", "/integrations/walk-dev/dev", { tunnelUrl: "https://tunnel.example.com/" });
+    await w.client.setIntegrationDevelopmentMode({
+      integrationName: "walk-dev",
+      body: { tunnelUrl: "https://tunnel.example.com/" },
+    });
     await publish(w, "walk-no-dev");
     return { existing: { integrationName: "walk-dev" }, missing: { integrationName: "walk-no-dev" } };
   },
   async deleteOpenAPISpecBySlug(w) {
     const source = { text: "openapi: 3.1.0\ninfo: {title: Pets, version: '1'}\npaths: {}\n" };
-    await w.api("POST", `/orgs/${w.org}/openapi`, { slug: "walk", source });
+    await w.client.createOpenAPISpec({ organizationId: w.org, body: { slug: "walk", source } });
     return {
       existing: { organizationId: w.org, specSlug: "walk" },
       missing: { organizationId: w.org, specSlug: "none" },
     };
   },
   async deleteOrganizationSAMLProvider(w) {
-    const provider = (await w.api("POST", `/orgs/${w.org}/saml`, { label: "IdP" })).id;
+    const provider = (
+      await w.client.createOrganizationSAMLProvider({ organizationId: w.org, body: { label: "IdP" } })
+    ).id;
     return {
       existing: { organizationId: w.org, samlProviderId: provider },
       missing: { organizationId: w.org, samlProviderId: "none" },
     };
   },
   async deleteTranslation(w) {
-    const source = { space: w.space, language: "en" };
-    const translation = (await w.api("POST", `/orgs/${w.org}/translations`, { language: "fr", source })).id;
+    const source = { space: w.space, language: "en" } as const;
+    const translation = (
+      await w.client.createTranslation({ organizationId: w.org, body: { language: "fr", source } })
+    ).id;
     return {
       existing: { organizationId: w.org, translationId: translation },
       missing: { organizationId: w.org, translationId: "none" },
@@ -268,12 +291,15 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
 };
 
 async function publish(w: World, name: string): Promise<void> {
-  await w.api("POST", `/integrations/${name}`, {
-    organization: w.org,
-    title: name,
-    description: "Walked",
-    script: "export default {}",
-    scopes: ["space:content:read"],
+  await w.client.publishIntegration({
+    integrationName: name,
+    body: {
+      organization: w.org,
+      title: name,
+      description: "Walked",
+      script: "export default {}",
+      scopes: ["space:content:read"],
+    },
   });
 }
 

@@ -9,22 +9,23 @@ async function setup(options: Partial<DocsbaseOptions> = {}) {
   const test = await createTestDocsbase(options);
   const api = (method: string, path: string, body?: unknown) =>
     test.request(method, path, body === undefined ? {} : { body });
-  const org = (await api("POST", "/orgs", { title: "Acme" })).body.id as string;
-  const space = (await api("POST", `/orgs/${org}/spaces`, { title: "Docs" })).body.id as string;
-  const cr = (await api("POST", `/spaces/${space}/change-requests`, { subject: "Edits" })).body.id as string;
-  const upload = async (
-    name: string,
-    contentType: string,
-    text: string,
-    where = `/spaces/${space}/content`,
-  ) => {
-    const response = await api("POST", `${where}/files`, { name, contentType, data: btoa(text) });
-    expect(response.status, `${name}: ${JSON.stringify(response.body)}`).toBe(201);
-    return response.body as { id: string; downloadURL: string };
+  const client = test.as(test.operatorToken);
+  const org = (await client.createOrganization({ body: { title: "Acme" } })).id;
+  const space = (await client.createSpace({ organizationId: org, body: { title: "Docs" } })).id;
+  const cr = (await client.createChangeRequest({ spaceId: space, body: { subject: "Edits" } })).id;
+  const changeRequest = { spaceId: space, changeRequestId: cr };
+  /** Uploads a file to the space, or to the change request `inChangeRequest`. */
+  const upload = async (name: string, contentType: string, text: string, inChangeRequest = false) => {
+    const body = { name, contentType, data: btoa(text) };
+    return inChangeRequest
+      ? client.uploadFileInChangeRequest({ ...changeRequest, body })
+      : client.uploadFile({ spaceId: space, body });
   };
+  /** The URL of the change request's PDF export. */
+  const pdf = async () => (await client.getChangeRequestPDF(changeRequest)).url;
   /** Fetches a URL with no token, as a browser opening a link would. */
   const open = (url: string) => test.docsbase.fetch(new Request(url));
-  return { test, api, org, space, cr, upload, open };
+  return { test, api, client, org, space, cr, changeRequest, upload, pdf, open };
 }
 
 const CSP = "sandbox; default-src 'none'";
@@ -93,10 +94,9 @@ describe("downloads", () => {
 
   it("serve PDF exports as sandboxed attachments, inline only with inlinePdf", async () => {
     for (const inlinePdf of [false, true]) {
-      const { api, space, cr, upload, open } = await setup({ inlinePdf });
-      await api("POST", `/spaces/${space}/change-requests/${cr}/content/pages`, { title: "Intro" });
-      const { url } = (await api("GET", `/spaces/${space}/change-requests/${cr}/pdf`)).body;
-      const response = await open(url);
+      const { client, changeRequest, upload, pdf, open } = await setup({ inlinePdf });
+      await client.createPageInChangeRequest({ ...changeRequest, body: { title: "Intro" } });
+      const response = await open(await pdf());
       expect(response.status).toBe(200);
       const disposition = inlinePdf ? "inline" : "attachment";
       expect(response.headers.get("content-type")).toBe("application/pdf");
@@ -112,7 +112,7 @@ describe("downloads", () => {
 
   it("use downloadBaseUrl in every download URL, served by the same handler", async () => {
     const downloads = "https://files.docs.example";
-    const { api, space, cr, upload, open } = await setup({ downloadBaseUrl: `${downloads}/` });
+    const { api, space, upload, pdf, open } = await setup({ downloadBaseUrl: `${downloads}/` });
     const file = await upload("a.png", "image/png", "png");
     expect(file.downloadURL).toBe(
       `${downloads}/v1/files/${new URL(file.downloadURL).pathname.split("/")[3]}/a.png`,
@@ -122,14 +122,9 @@ describe("downloads", () => {
     );
     const listed = (await api("GET", `/spaces/${space}/content/files`)).body.items;
     expect(listed.map((item: { downloadURL: string }) => item.downloadURL)).toEqual([file.downloadURL]);
-    const inRequest = await upload(
-      "b.png",
-      "image/png",
-      "png",
-      `/spaces/${space}/change-requests/${cr}/content`,
-    );
+    const inRequest = await upload("b.png", "image/png", "png", true);
     expect(inRequest.downloadURL.startsWith(`${downloads}/v1/files/`)).toBe(true);
-    const { url } = (await api("GET", `/spaces/${space}/change-requests/${cr}/pdf`)).body;
+    const url = await pdf();
     expect(url).toMatch(new RegExp(`^${downloads}/v1/exports/\\w+\\.pdf$`));
     expect((await open(file.downloadURL)).status).toBe(200);
     expect((await open(url)).status).toBe(200);

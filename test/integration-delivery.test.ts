@@ -3,7 +3,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ClientInput } from "../src/core/client.js";
 import { DELIVERY_RETRY_DELAYS_MS, MAX_DELIVERY_ATTEMPTS } from "../src/core/integrations/delivery.js";
+import type { Operations } from "../src/core/operations.js";
 import { createTestDocsbase, type TestDocsbase } from "../src/testing/double.js";
 
 /**
@@ -56,31 +58,43 @@ async function setup() {
   const as = (token: string) => (method: string, path: string, body?: unknown) =>
     test.request(method, path, { token, ...(body !== undefined ? { body } : {}) });
   const api = as(developer.token);
-  const org = (await api("POST", "/orgs", { title: "Developer org" })).body.id as string;
-  const published = await api("POST", "/integrations/hooks", {
-    organization: org,
-    title: "Hooks",
-    description: "Receives events",
-    script: "export default {}",
-    scopes: [],
-    visibility: "public",
+  const client = test.as(developer);
+  const hooks = { integrationName: "hooks" };
+  const org = (await client.createOrganization({ body: { title: "Developer org" } })).id;
+  const published = await client.publishIntegration({
+    ...hooks,
+    body: {
+      organization: org,
+      title: "Hooks",
+      description: "Receives events",
+      script: "export default {}",
+      scopes: [],
+      visibility: "public",
+    },
   });
-  const secret = published.body.signingSecret as string;
+  const secret = published.signingSecret!;
   /** Another organization, administered by another user, that installs the integration. */
-  const customer = await test.createUser("Customer");
-  const customerApi = as(customer.token);
-  const customerOrg = (await customerApi("POST", "/orgs", { title: "Customer org" })).body.id as string;
-  const event = async (id: string) => (await api("GET", `/integrations/hooks/events/${id}`)).body;
-  const lastEvent = async () => (await api("GET", "/integrations/hooks/events?limit=1")).body.items[0];
+  const customer = test.as(await test.createUser("Customer"));
+  const customerOrg = (await customer.createOrganization({ body: { title: "Customer org" } })).id;
+  const event = (eventId: string) => client.getIntegrationEvent({ ...hooks, eventId });
+  const lastEvent = async () => (await client.listIntegrationEvents({ ...hooks, limit: 1 })).items[0]!;
+  /** Turns development mode on, as the developer. */
+  const dev = (body: ClientInput<Operations["setIntegrationDevelopmentMode"]>["body"]) =>
+    client.setIntegrationDevelopmentMode({ ...hooks, body });
+  /** Installs the integration into the developer's organization. */
+  const install = () => client.installIntegration({ ...hooks, body: { organization: org } });
   return {
     test,
     api,
+    client,
     org,
     secret,
-    customerApi,
+    customer,
     customerOrg,
     event,
     lastEvent,
+    dev,
+    install,
     advance: (ms: number) => (now += ms),
   };
 }
@@ -95,9 +109,9 @@ const verify = (secret: string, delivery: Received) =>
 describe("integration event delivery", () => {
   it("POSTs the event's payload to the tunnel, signed per Standard Webhooks", async () => {
     const s = await setup();
-    expect((await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel })).status).toBe(204);
-    const installation = (await s.api("POST", "/integrations/hooks/installations", { organization: s.org }))
-      .body;
+    // No content: the call resolves to nothing.
+    expect(await s.dev({ tunnelUrl: tunnel })).toBeUndefined();
+    const installation = await s.install();
     await s.test.docsbase.runJobs();
     expect(received).toHaveLength(1);
     const [delivery] = received;
@@ -118,9 +132,9 @@ describe("integration event delivery", () => {
 
   it("retries a 500 within seconds with the same webhook-id, then delivers", async () => {
     const s = await setup();
-    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel });
+    await s.dev({ tunnelUrl: tunnel });
     statuses = [500];
-    await s.api("POST", "/integrations/hooks/installations", { organization: s.org });
+    await s.install();
     await s.test.docsbase.runJobs();
     expect(received).toHaveLength(1);
     // Not due yet: the job runner's own backoff is not involved.
@@ -135,18 +149,18 @@ describe("integration event delivery", () => {
     const event = await s.lastEvent();
     const { trace } = await s.event(event.id);
     expect(event.status).toBe("success");
-    expect(trace.logs.map((line: { level: string }) => line.level).slice(-2)).toEqual(["warn", "info"]);
-    expect(trace.logs.at(-2).message).toContain("attempt 1");
-    expect(trace.logs.at(-2).message).toContain("HTTP 500");
+    expect(trace.logs.map((line) => line.level).slice(-2)).toEqual(["warn", "info"]);
+    expect(trace.logs.at(-2)!.message).toContain("attempt 1");
+    expect(trace.logs.at(-2)!.message).toContain("HTTP 500");
     expect(await s.test.docsbase.jobs()).toEqual([]);
     await s.test.docsbase.close();
   });
 
   it("marks the event failed after the last attempt, each attempt a line of its trace", async () => {
     const s = await setup();
-    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel });
+    await s.dev({ tunnelUrl: tunnel });
     statuses = Array(MAX_DELIVERY_ATTEMPTS).fill(503);
-    await s.api("POST", "/integrations/hooks/installations", { organization: s.org });
+    await s.install();
     await s.test.docsbase.runJobs();
     for (const delay of DELIVERY_RETRY_DELAYS_MS) {
       s.advance(delay);
@@ -157,9 +171,7 @@ describe("integration event delivery", () => {
     const event = await s.lastEvent();
     expect(event.status).toBe("failed");
     const { trace } = await s.event(event.id);
-    const attempts = trace.logs.filter((line: { message: string }) =>
-      line.message.startsWith("Delivery attempt"),
-    );
+    const attempts = trace.logs.filter((line) => line.message.startsWith("Delivery attempt"));
     expect(attempts).toHaveLength(MAX_DELIVERY_ATTEMPTS);
     expect(attempts.at(-1)).toMatchObject({ level: "error", message: expect.stringContaining("giving up") });
     for (const line of attempts) expect(line.message).toContain("HTTP 503");
@@ -177,8 +189,8 @@ describe("integration event delivery", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: `http://127.0.0.1:${port}/` });
-    await s.api("POST", "/integrations/hooks/installations", { organization: s.org });
+    await s.dev({ tunnelUrl: `http://127.0.0.1:${port}/` });
+    await s.install();
     await s.test.docsbase.runJobs();
     const { trace } = await s.event((await s.lastEvent()).id);
     expect(trace.logs.at(-1)).toMatchObject({
@@ -190,17 +202,17 @@ describe("integration event delivery", () => {
 
   it("forwards only the owner organization's events, unless `all`", async () => {
     const s = await setup();
-    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel });
-    await s.customerApi("POST", "/integrations/hooks/installations", { organization: s.customerOrg });
+    await s.dev({ tunnelUrl: tunnel });
+    await s.customer.installIntegration({ integrationName: "hooks", body: { organization: s.customerOrg } });
     await s.test.docsbase.runJobs();
     expect(received).toHaveLength(0);
     const skipped = await s.lastEvent();
     expect(skipped.status).toBe("success");
-    expect((await s.event(skipped.id)).trace.logs.at(-1).message).toContain(
+    expect((await s.event(skipped.id)).trace.logs.at(-1)!.message).toContain(
       "owner organization's events only",
     );
 
-    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel, all: true });
+    await s.dev({ tunnelUrl: tunnel, all: true });
     const other = s.test.as(await s.test.createUser("Second customer"));
     const otherOrg = (await other.createOrganization({ body: { title: "Second" } })).id;
     await other.installIntegration({ integrationName: "hooks", body: { organization: otherOrg } });
@@ -213,23 +225,24 @@ describe("integration event delivery", () => {
 
   it("records, without a tunnel, that no receiver was set", async () => {
     const s = await setup();
-    await s.api("POST", "/integrations/hooks/installations", { organization: s.org });
+    await s.install();
     await s.test.docsbase.runJobs();
     expect(received).toHaveLength(0);
     const event = await s.lastEvent();
-    expect((await s.event(event.id)).trace.logs.at(-1).message).toContain("No receiver was set");
+    expect((await s.event(event.id)).trace.logs.at(-1)!.message).toContain("No receiver was set");
     // Development mode turned off between queueing and delivery: nothing is sent.
-    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel });
+    await s.dev({ tunnelUrl: tunnel });
     const second = s.test.as(await s.test.createUser("Late"));
     const lateOrg = (await second.createOrganization({ body: { title: "Late" } })).id;
-    await s.api("PUT", "/integrations/hooks/dev", { tunnelUrl: tunnel, all: true });
+    await s.dev({ tunnelUrl: tunnel, all: true });
     await second.installIntegration({ integrationName: "hooks", body: { organization: lateOrg } });
+    // Over HTTP: the delete's 205.
     expect((await s.api("DELETE", "/integrations/hooks/dev")).status).toBe(205);
     await s.test.docsbase.runJobs();
     expect(received).toHaveLength(0);
     const late = await s.lastEvent();
     expect(late.status).toBe("failed");
-    expect((await s.event(late.id)).trace.logs.at(-1).message).toContain("no longer takes this event");
+    expect((await s.event(late.id)).trace.logs.at(-1)!.message).toContain("no longer takes this event");
     await s.test.docsbase.close();
   });
 

@@ -3,7 +3,9 @@ import type { AddressInfo } from "node:net";
 import { GitBookAPI, OpenAPISpecVisibility } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocsbaseOptions } from "../src/index.js";
+import type { ClientInput } from "../src/core/client.js";
 import { MAX_FILE_BYTES } from "../src/core/openapi/document.js";
+import type { Operations } from "../src/core/operations.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 
 /**
@@ -118,6 +120,8 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+type OpenAPISpecSource = ClientInput<Operations["createOpenAPISpec"]>["body"]["source"];
+
 /** A docsbase that may reach 127.0.0.1, an admin with an organization, and helpers. */
 async function setup(options: Partial<DocsbaseOptions> = {}) {
   const test = await createTestDocsbase({
@@ -126,40 +130,42 @@ async function setup(options: Partial<DocsbaseOptions> = {}) {
     ...options,
   });
   const admin = await test.createUser("Admin");
-  const api = (method: string, path: string, body?: unknown) =>
-    test.request(method, path, { token: admin.token, ...(body !== undefined ? { body } : {}) });
-  const org = (await api("POST", "/orgs", { title: "Acme" })).body.id as string;
-  const specs = `/orgs/${org}/openapi`;
+  const client = test.as(admin);
+  const org = (await client.createOrganization({ body: { title: "Acme" } })).id;
+  /** The spec `specSlug` of the organization, as path parameters. */
+  const spec = (specSlug: string) => ({ organizationId: org, specSlug });
   /** Creates (or replaces) the spec `slug` with `source`, runs the jobs and answers the spec. */
-  async function process(slug: string, source: object) {
-    const put = await api("PUT", `${specs}/${slug}`, { source });
-    expect([200, 201]).toContain(put.status);
-    expect(put.body.processingState).toBe("pending");
+  async function process(slug: string, source: OpenAPISpecSource) {
+    const put = await client.createOrUpdateOpenAPISpecBySlug({ ...spec(slug), body: { source } });
+    expect(put.processingState).toBe("pending");
     await test.docsbase.runJobs();
-    const spec = (await api("GET", `${specs}/${slug}`)).body;
-    expect(spec.processingState).toBe("complete");
-    return spec;
+    const processed = await client.getOpenAPISpecBySlug(spec(slug));
+    expect(processed.processingState).toBe("complete");
+    return processed;
   }
-  return { test, api, org, specs, process };
+  return { test, client, org, spec, process };
 }
 
 describe("OpenAPI processing", () => {
   it("processes a 3.1 YAML document by URL and by text into a version", async () => {
-    const { api, specs, process } = await setup();
+    const { client, spec, process } = await setup();
     const byUrl = await process("pets", { url: `${origin}/pets.yaml` });
     expect(byUrl).toMatchObject({ sourceURL: `${origin}/pets.yaml`, lastVersion: expect.any(String) });
     expect(byUrl.lastProcessErrorCode).toBeUndefined();
     expect(byUrl.lastProcessedAt).toEqual(expect.any(String));
-    const content = (await api("GET", `${specs}/pets/versions/latest/content`)).body;
+    const content = await client.getLatestOpenAPISpecVersionContent(spec("pets"));
     expect(content.url).toBe(`${origin}/pets.yaml`);
     expect(Object.keys(content.filesystem)).toEqual([`${origin}/pets.yaml`]);
     expect(content.filesystem[content.url]).toMatchObject({ openapi: "3.1.0", info: { title: "Pets" } });
 
     const byText = await process("pets-text", { text: PETS_YAML });
     expect(byText.sourceURL).toBeUndefined();
-    const version = (await api("GET", `${specs}/pets-text/versions/latest`)).body;
+    const version = await client.getLatestOpenAPISpecVersion(spec("pets-text"));
     expect(version.id).toBe(byText.lastVersion);
-    const textContent = (await api("GET", `${specs}/pets-text/versions/${version.id}/content`)).body;
+    const textContent = await client.getOpenAPISpecVersionContentById({
+      ...spec("pets-text"),
+      versionId: version.id,
+    });
     expect(textContent.url).toBe(version.url);
     expect(textContent.filesystem[textContent.url]).toEqual(content.filesystem[content.url]);
   });
@@ -172,10 +178,10 @@ describe("OpenAPI processing", () => {
   });
 
   it("fetches the files of external $refs, relative to the file holding them, into the content", async () => {
-    const { api, specs, process } = await setup();
-    const spec = await process("split", { url: `${origin}/split/openapi.yaml` });
-    expect(spec.lastProcessErrorCode).toBeUndefined();
-    const content = (await api("GET", `${specs}/split/versions/latest/content`)).body;
+    const { client, spec, process } = await setup();
+    const split = await process("split", { url: `${origin}/split/openapi.yaml` });
+    expect(split.lastProcessErrorCode).toBeUndefined();
+    const content = await client.getLatestOpenAPISpecVersionContent(spec("split"));
     expect(Object.keys(content.filesystem).sort()).toEqual(
       [
         `${origin}/split/openapi.yaml`,
@@ -183,20 +189,20 @@ describe("OpenAPI processing", () => {
         `${origin}/split/schemas/owner.json`,
       ].sort(),
     );
-    expect(content.filesystem[`${origin}/split/schemas/pet.yaml`].Pet.type).toBe("object");
+    expect(content.filesystem[`${origin}/split/schemas/pet.yaml`]).toMatchObject({ Pet: { type: "object" } });
   });
 
   it("records FETCH_ERROR for a non-2xx answer, an unreachable $ref and an unknown port; no version", async () => {
     const { process } = await setup();
     const failed = await process("down", { url: `${origin}/server-error` });
     expect(failed.lastProcessErrorCode).toBe("FETCH_ERROR");
-    expect(failed.lastProcessedErrors[0].message).toContain("500");
+    expect(failed.lastProcessedErrors![0]!.message).toContain("500");
     expect(failed.lastVersion).toBeUndefined();
 
     const ref = await process("broken-ref", { url: `${origin}/broken-ref.yaml` });
     expect(ref.lastProcessErrorCode).toBe("FETCH_ERROR");
-    expect(ref.lastProcessedErrors[0].message).toContain(`${origin}/broken-ref.yaml#/paths/~1pets/get`);
-    expect(ref.lastProcessedErrors[0].message).toContain("404");
+    expect(ref.lastProcessedErrors![0]!.message).toContain(`${origin}/broken-ref.yaml#/paths/~1pets/get`);
+    expect(ref.lastProcessedErrors![0]!.message).toContain("404");
 
     const closed = await process("closed", { url: "http://127.0.0.1:1/openapi.yaml" });
     expect(closed.lastProcessErrorCode).toBe("FETCH_ERROR");
@@ -212,7 +218,7 @@ describe("OpenAPI processing", () => {
     ] as const) {
       const spec = await process(slug, { url: `${origin}${path}` });
       expect(spec.lastProcessErrorCode, slug).toBe("PARSE_ERROR");
-      expect(spec.lastProcessedErrors.map((error: any) => error.message).join("\n"), slug).toMatch(expected);
+      expect(spec.lastProcessedErrors!.map((error) => error.message).join("\n"), slug).toMatch(expected);
       expect(spec.lastVersion, slug).toBeUndefined();
     }
     const text = await process("text-garbage", { text: "{ not json" });
@@ -223,7 +229,7 @@ describe("OpenAPI processing", () => {
     const { process } = await setup({ outbound: { timeoutMs: 200 } });
     const spec = await process("slow", { url: `${origin}/slow` });
     expect(spec.lastProcessErrorCode).toBe("FETCH_TIMEOUT");
-    expect(spec.lastProcessedErrors[0].message).toContain(`${origin}/slow`);
+    expect(spec.lastProcessedErrors![0]!.message).toContain(`${origin}/slow`);
   });
 
   it("records FETCH_ERROR for a redirect to a refused address", async () => {
@@ -241,30 +247,30 @@ describe("OpenAPI processing", () => {
     });
     const spec = await process("redirected", { url: "http://public.test/to-private" });
     expect(spec.lastProcessErrorCode).toBe("FETCH_ERROR");
-    expect(spec.lastProcessedErrors[0].message).toContain("address_refused");
+    expect(spec.lastProcessedErrors![0]!.message).toContain("address_refused");
   });
 
   it("records FETCH_ERROR for a document over the size limit, and refuses such a text", async () => {
-    const { api, specs, process } = await setup();
+    const { client, org, process } = await setup();
     const spec = await process("huge", { url: `${origin}/huge.yaml` });
     expect(spec.lastProcessErrorCode).toBe("FETCH_ERROR");
-    expect(spec.lastProcessedErrors[0].message).toContain(`${MAX_FILE_BYTES} bytes`);
-    const refused = await api("POST", specs, {
-      slug: "huge-text",
-      source: { text: "a".repeat(MAX_FILE_BYTES + 1) },
-    });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toContain("body.source.text");
+    expect(spec.lastProcessedErrors![0]!.message).toContain(`${MAX_FILE_BYTES} bytes`);
+    await expect(
+      client.createOpenAPISpec({
+        organizationId: org,
+        body: { slug: "huge-text", source: { text: "a".repeat(MAX_FILE_BYTES + 1) } },
+      }),
+    ).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("body.source.text") });
   });
 
   it("makes a new version only when the content changed, and a valid document clears the error", async () => {
-    const { api, specs, process } = await setup();
+    const { client, spec, process } = await setup();
     changing = PETS_YAML;
     const first = await process("changing", { url: `${origin}/changing.yaml` });
     const again = await process("changing", { url: `${origin}/changing.yaml` });
     expect(again.lastVersion).toBe(first.lastVersion);
     expect(again.lastProcessedAt).toEqual(expect.any(String));
-    expect((await api("GET", `${specs}/changing/versions`)).body.count).toBe(1);
+    expect((await client.listOpenAPISpecVersions(spec("changing"))).count).toBe(1);
 
     changing = "not: [valid";
     const broken = await process("changing", { url: `${origin}/changing.yaml` });
@@ -276,12 +282,12 @@ describe("OpenAPI processing", () => {
     expect(changed.lastProcessErrorCode).toBeUndefined();
     expect(changed.lastProcessedErrors).toBeUndefined();
     expect(changed.lastVersion).not.toBe(first.lastVersion);
-    const versions = (await api("GET", `${specs}/changing/versions`)).body;
-    expect(versions.items.map((version: any) => version.id)).toEqual([
-      changed.lastVersion,
-      first.lastVersion,
-    ]);
-    const old = (await api("GET", `${specs}/changing/versions/${first.lastVersion}/content`)).body;
+    const versions = await client.listOpenAPISpecVersions(spec("changing"));
+    expect(versions.items.map((version) => version.id)).toEqual([changed.lastVersion, first.lastVersion]);
+    const old = await client.getOpenAPISpecVersionContentById({
+      ...spec("changing"),
+      versionId: first.lastVersion!,
+    });
     expect(Object.values(old.filesystem)[0]).toMatchObject({ info: { title: "Pets" } });
   });
 
@@ -298,16 +304,18 @@ describe("OpenAPI processing", () => {
       reached();
       void held.then(() => response.end(PETS_YAML));
     });
-    const { api, specs, test } = await setup();
-    const created = await api("POST", specs, { slug: "held", source: { url: `${origin}/held.yaml` } });
-    expect(created.status).toBe(201);
-    expect(created.body.processingState).toBe("pending");
+    const { client, org, spec, test } = await setup();
+    const created = await client.createOpenAPISpec({
+      organizationId: org,
+      body: { slug: "held", source: { url: `${origin}/held.yaml` } },
+    });
+    expect(created.processingState).toBe("pending");
     const run = test.docsbase.runJobs();
     await fetching;
-    expect((await api("GET", `${specs}/held`)).body.processingState).toBe("progress");
+    expect((await client.getOpenAPISpecBySlug(spec("held"))).processingState).toBe("progress");
     release();
     await run;
-    expect((await api("GET", `${specs}/held`)).body).toMatchObject({
+    expect(await client.getOpenAPISpecBySlug(spec("held"))).toMatchObject({
       processingState: "complete",
       lastVersion: expect.any(String),
     });

@@ -32,11 +32,11 @@ describe("robustness", () => {
   it("answers every operation's malformed input with a 4xx, never a 500", async () => {
     const w = await createWorkspace();
     const space = await w.space({ title: "Fuzzed" });
-    const page = (await w.api("POST", `/spaces/${space}/content/pages`, { title: "P", markdown: "x" })).body
-      .id;
-    const cr = (await w.api("POST", `/spaces/${space}/change-requests`, { subject: "S" })).body.id;
+    const spaceId = space;
+    const page = (await w.client.createPage({ spaceId, body: { title: "P", markdown: "x" } })).id;
+    const cr = (await w.client.createChangeRequest({ spaceId, body: { subject: "S" } })).id;
     const collection = await w.collection({ title: "C" });
-    const comment = (await w.api("POST", `/spaces/${space}/comments`, { body: { markdown: "c" } })).body.id;
+    const comment = (await w.client.postCommentInSpace({ spaceId, body: { body: { markdown: "c" } } })).id;
     const real: Record<string, string> = {
       organizationId: w.org,
       spaceId: space,

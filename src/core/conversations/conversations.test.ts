@@ -1,12 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { createTestDocsbase } from "../../testing/double.js";
+import type { z } from "zod";
+import { createTestDocsbase, type TestClient } from "../../testing/double.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import type { ClientInput } from "../client.js";
+import type { Operations } from "../operations.js";
 import type { ConversationAnalyzer } from "./analyzer.js";
 import { weeklyPulse } from "./clustering.js";
+import type { conversationInput } from "./schemas.js";
+
+/**
+ * A conversation as `ingestConversation` takes it. Its body schema parses `unknown` (to name the
+ * field of a refusal), so the client types it `unknown`: the tests type it from the schema.
+ */
+type ConversationInput = z.input<typeof conversationInput>;
+type ClusterQuery = Omit<ClientInput<Operations["listConversationsIssuesClusters"]>, "organizationId">;
 
 const DAY = 86_400_000;
 
-const sso = (id: string, extra: object = {}) => ({
+const sso = (id: string, extra: Partial<ConversationInput> = {}): ConversationInput => ({
   id,
   subject: "SSO login fails",
   parts: [
@@ -25,28 +36,35 @@ describe("conversations", () => {
   async function setup() {
     const w = await createWorkspace();
     const base = `/orgs/${w.org}`;
+    const organizationId = w.org;
     const run = () => w.test.docsbase.runJobs();
-    return { ...w, base, run };
+    const ingest = (
+      body: ConversationInput | ConversationInput[],
+      organization = organizationId,
+      client: TestClient = w.client,
+    ) => client.ingestConversation({ organizationId: organization, body });
+    return { ...w, base, organizationId, run, ingest };
   }
 
   it("answers 204 at once, analyses in the background, and reads conversations back", async () => {
     const w = await setup();
-    const ingested = await w.api(
-      "POST",
-      `${w.base}/conversations`,
+    const { client, organizationId } = w;
+    const c1 = { organizationId, conversationId: "c-1" };
+    // No content: the call resolves to nothing.
+    const ingested = await w.ingest(
       sso("c-1", { metadata: { url: "https://help.test/1", attributes: { plan: "pro" } } }),
     );
-    expect(ingested.status).toBe(204);
-    const pending = await w.api("GET", `${w.base}/conversations/c-1`);
-    expect(pending.body.conversation).toMatchObject({
+    expect(ingested).toBeUndefined();
+    const pending = await client.getConversationById(c1);
+    expect(pending.conversation).toMatchObject({
       object: "conversation",
       id: "c-1",
       createdAt: "2025-01-01T00:00:00.000Z",
     });
-    expect(pending.body.conversation.processedAt).toBeUndefined();
+    expect(pending.conversation.processedAt).toBeUndefined();
     await w.run();
-    const read = await w.api("GET", `${w.base}/conversations/c-1`);
-    expect(read.body).toMatchObject({
+    const read = await client.getConversationById(c1);
+    expect(read).toMatchObject({
       conversation: {
         id: "c-1",
         subject: "SSO login fails",
@@ -61,9 +79,9 @@ describe("conversations", () => {
       parts: [{ role: "user" }, { role: "team-member" }],
       metadata: { url: "https://help.test/1", attributes: { plan: "pro" } },
     });
-    const issues = await w.api("GET", `${w.base}/conversations-issues?conversation=c-1`);
-    expect(issues.body.count).toBe(1);
-    const [{ issue }] = issues.body.items;
+    const issues = await client.listConversationsIssues({ organizationId, conversation: "c-1" });
+    expect(issues.count).toBe(1);
+    const { issue } = issues.items[0]!;
     expect(issue).toMatchObject({
       object: "conversation-issue",
       title: "SSO login fails",
@@ -71,10 +89,10 @@ describe("conversations", () => {
       conversation: "c-1",
     });
     expect(issue.details).toMatchObject({ object: "document", nodes: [{ type: "paragraph" }] });
-    const one = await w.api("GET", `${w.base}/conversations-issues/${issue.id}`);
-    expect(one.body.conversation.id).toBe("c-1");
-    const cluster = await w.api("GET", `${w.base}/conversations-clusters/${issue.cluster}`);
-    expect(cluster.body).toMatchObject({
+    const one = await client.getConversationIssueById({ organizationId, issueId: issue.id });
+    expect(one.conversation.id).toBe("c-1");
+    const cluster = await client.getConversationsIssuesCluster({ organizationId, clusterId: issue.cluster! });
+    expect(cluster).toMatchObject({
       object: "issues-cluster",
       label: "SSO login fails",
       icon: "lock",
@@ -82,50 +100,59 @@ describe("conversations", () => {
       impact: "medium",
       stats: { issues: 1, conversations: 1 },
     });
-    expect(Object.values(cluster.body.sources)).toEqual([1]);
-    expect((await w.api("GET", `${w.base}/conversations-issues?cluster=${issue.cluster}`)).body.count).toBe(
-      1,
-    );
-    expect((await w.api("GET", `${w.base}/conversations-issues?cluster=unknown`)).body.count).toBe(0);
-    expect((await w.api("GET", `${w.base}/conversations/unknown`)).status).toBe(404);
-    expect((await w.api("GET", `${w.base}/conversations-issues/unknown`)).status).toBe(404);
-    expect((await w.api("GET", `${w.base}/conversations-clusters/unknown`)).status).toBe(404);
+    expect(Object.values(cluster.sources)).toEqual([1]);
+    expect((await client.listConversationsIssues({ organizationId, cluster: issue.cluster! })).count).toBe(1);
+    expect((await client.listConversationsIssues({ organizationId, cluster: "unknown" })).count).toBe(0);
+    const notFound = { code: "not_found" };
+    await expect(
+      client.getConversationById({ organizationId, conversationId: "unknown" }),
+    ).rejects.toMatchObject(notFound);
+    await expect(
+      client.getConversationIssueById({ organizationId, issueId: "unknown" }),
+    ).rejects.toMatchObject(notFound);
+    await expect(
+      client.getConversationsIssuesCluster({ organizationId, clusterId: "unknown" }),
+    ).rejects.toMatchObject(notFound);
   });
 
   it("replaces a re-ingested conversation and keeps ids apart between organizations", async () => {
     const w = await setup();
-    await w.api("POST", `${w.base}/conversations`, sso("same"));
+    const { client, organizationId } = w;
+    await w.ingest(sso("same"));
     await w.run();
     const other = await w.organization("Other");
-    await w.api("POST", `/orgs/${other}/conversations`, [
-      {
-        id: "same",
-        subject: "Invoice",
-        parts: [
-          {
-            type: "message",
-            role: "user",
-            body: "Our invoice shows the wrong VAT number and billing address.",
-          },
-        ],
-      },
-    ]);
+    await w.ingest(
+      [
+        {
+          id: "same",
+          subject: "Invoice",
+          parts: [
+            {
+              type: "message",
+              role: "user",
+              body: "Our invoice shows the wrong VAT number and billing address.",
+            },
+          ],
+        },
+      ],
+      other,
+    );
     await w.run();
-    await w.api("POST", `${w.base}/conversations`, {
+    await w.ingest({
       id: "same",
       parts: [{ type: "message", role: "user", body: "Thanks!" }],
     });
     await w.run();
-    const mine = await w.api("GET", `${w.base}/conversations/same`);
-    expect(mine.body.parts).toEqual([{ type: "message", role: "user", body: "Thanks!" }]);
-    expect(mine.body.conversation.subject).toBeUndefined();
-    expect(mine.body.conversation.impact).toBeUndefined();
-    expect((await w.api("GET", `${w.base}/conversations-issues`)).body.count).toBe(0);
-    expect((await w.api("GET", `${w.base}/conversations-clusters`)).body.count).toBe(0);
-    expect((await w.api("GET", `${w.base}/conversations`)).body.count).toBe(1);
-    const theirs = await w.api("GET", `/orgs/${other}/conversations/same`);
-    expect(theirs.body.conversation.subject).toBe("Invoice");
-    expect((await w.api("GET", `/orgs/${other}/conversations-issues`)).body.count).toBe(1);
+    const mine = await client.getConversationById({ organizationId, conversationId: "same" });
+    expect(mine.parts).toEqual([{ type: "message", role: "user", body: "Thanks!" }]);
+    expect(mine.conversation.subject).toBeUndefined();
+    expect(mine.conversation.impact).toBeUndefined();
+    expect((await client.listConversationsIssues({ organizationId })).count).toBe(0);
+    expect((await client.listConversationsIssuesClusters({ organizationId })).count).toBe(0);
+    expect((await client.listConversations({ organizationId })).count).toBe(1);
+    const theirs = await client.getConversationById({ organizationId: other, conversationId: "same" });
+    expect(theirs.conversation.subject).toBe("Invoice");
+    expect((await client.listConversationsIssues({ organizationId: other })).count).toBe(1);
   });
 
   it("gates ingestion by ingestConversations, reading by membership, and muting by admin", async () => {
@@ -160,29 +187,31 @@ describe("conversations", () => {
 
   it("refuses what exceeds the limits, naming the field, and stores nothing", async () => {
     const w = await setup();
-    const refused = async (body: unknown, field: string) => {
-      const response = await w.api("POST", `${w.base}/conversations`, body);
-      expect(response.status).toBe(400);
-      expect(response.body.error.message).toContain(field);
+    const refused = async (body: ConversationInput | ConversationInput[], field: string) => {
+      await expect(w.ingest(body), field).rejects.toMatchObject({
+        code: "bad_request",
+        message: expect.stringContaining(field),
+      });
     };
     await refused(sso(""), "body.id");
     await refused(sso("x".repeat(256)), "body.id");
     await refused(sso("ok", { subject: "s".repeat(513) }), "body.subject");
     await refused(sso("ok", { metadata: { createdAt: "yesterday" } }), "body.metadata.createdAt");
-    await refused({ id: "ok", parts: [{ type: "note", role: "user", body: "x" }] }, "body.parts.0.type");
-    await refused({ id: "ok" }, "body.parts");
+    // Bodies of no type the client allows are cast: this test is about the validation messages.
+    await refused(
+      { id: "ok", parts: [{ type: "note", role: "user", body: "x" }] } as unknown as ConversationInput,
+      "body.parts.0.type",
+    );
+    await refused({ id: "ok" } as ConversationInput, "body.parts");
     await refused([sso("ok"), sso("")], "body.1.id");
-    expect(
-      (await w.api("POST", `${w.base}/conversations`, sso("x".repeat(255), { subject: "s".repeat(512) })))
-        .status,
-    ).toBe(204);
-    expect((await w.api("GET", `${w.base}/conversations`)).body.count).toBe(1);
+    expect(await w.ingest(sso("x".repeat(255), { subject: "s".repeat(512) }))).toBeUndefined();
+    expect((await w.client.listConversations({ organizationId: w.organizationId })).count).toBe(1);
   });
 
   it("counts the weekly pulse by week, ending with the current one, as the clock moves", async () => {
     const w = await setup();
     // 2025-01-01 is a Wednesday: its week started on Monday 2024-12-30.
-    await w.api("POST", `${w.base}/conversations`, [
+    await w.ingest([
       sso("now"),
       sso("last-week", { metadata: { createdAt: "2024-12-27T10:00:00Z" } }),
       sso("monday", { metadata: { createdAt: "2024-12-30T00:00:00Z" } }),
@@ -190,7 +219,8 @@ describe("conversations", () => {
     ]);
     await w.run();
     const pulse = async () =>
-      (await w.api("GET", `${w.base}/conversations-clusters`)).body.items[0].weeklyPulse;
+      (await w.client.listConversationsIssuesClusters({ organizationId: w.organizationId })).items[0]!
+        .weeklyPulse;
     expect(await pulse()).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2]);
     w.advance(7 * DAY);
     expect(await pulse()).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0]);
@@ -202,7 +232,7 @@ describe("conversations", () => {
 
   it("orders clusters by the reference's orderBy and order", async () => {
     const w = await setup();
-    await w.api("POST", `${w.base}/conversations`, [
+    await w.ingest([
       sso("a"),
       sso("b"),
       {
@@ -218,13 +248,14 @@ describe("conversations", () => {
       },
     ]);
     await w.run();
-    const labels = async (query: string) =>
-      (await w.api("GET", `${w.base}/conversations-clusters?${query}`)).body.items.map(
-        (item: any) => item.stats.issues,
-      );
-    expect(await labels("orderBy=issues")).toEqual([2, 1]);
-    expect(await labels("orderBy=issues&order=asc")).toEqual([1, 2]);
-    expect(await labels("status=pending")).toEqual([]);
+    const labels = async (query: ClusterQuery) =>
+      (
+        await w.client.listConversationsIssuesClusters({ organizationId: w.organizationId, ...query })
+      ).items.map((item) => item.stats.issues);
+    expect(await labels({ orderBy: "issues" })).toEqual([2, 1]);
+    expect(await labels({ orderBy: "issues", order: "asc" })).toEqual([1, 2]);
+    expect(await labels({ status: "pending" })).toEqual([]);
+    // Over HTTP: an orderBy no client type allows.
     expect((await w.api("GET", `${w.base}/conversations-clusters?orderBy=size`)).status).toBe(400);
   });
 

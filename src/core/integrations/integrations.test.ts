@@ -1,13 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import type { TestClient } from "../../testing/double.js";
+import type { ClientInput } from "../client.js";
+import type { Operations } from "../operations.js";
 import { installationsTable, integrationsTable } from "./tables.js";
+
+type PublishBody = ClientInput<Operations["publishIntegration"]>["body"];
+type ListQuery = ClientInput<Operations["listIntegrations"]>;
 
 /**
  * Integration rules: who publishes, who sees what (public, unlisted, private), admin versus read,
  * the publish body's limits with the field named, the name pattern, installations and events.
  */
 
-const definition = (organization: string, extra: object = {}) => ({
+const definition = (organization: string, extra: Partial<PublishBody> = {}): PublishBody => ({
   organization,
   title: "Analytics",
   description: "Counts page views",
@@ -18,9 +24,11 @@ const definition = (organization: string, extra: object = {}) => ({
 
 async function setup() {
   const w = await createWorkspace();
-  const publish = (name: string, extra: object = {}, as = w.api) =>
-    as("POST", `/integrations/${name}`, definition(w.org, extra));
-  return { ...w, publish };
+  const publish = (integrationName: string, extra: Partial<PublishBody> = {}, client = w.client) =>
+    client.publishIntegration({ integrationName, body: definition(w.org, extra) });
+  const install = (integrationName: string, organization = w.org, client = w.client) =>
+    client.installIntegration({ integrationName, body: { organization } });
+  return { ...w, publish, install };
 }
 
 describe("integrations", () => {
@@ -49,8 +57,7 @@ describe("integrations", () => {
       secrets: { API_KEY: "s3cret" },
       contentSecurityPolicy: { "script-src": "'self'" },
     });
-    expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({
+    expect(first).toMatchObject({
       object: "integration",
       name: "analytics",
       version: 1,
@@ -70,57 +77,66 @@ describe("integrations", () => {
       permissions: { admin: true },
       urls: { location: "http://docsbase.test/v1/integrations/analytics" },
     });
-    expect(first.body).not.toHaveProperty("secrets");
-    expect(first.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(first).not.toHaveProperty("secrets");
+    expect(first.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect((await w.stored(integrationsTable, "analytics"))?.secrets).toEqual({ API_KEY: "s3cret" });
 
     const second = await w.publish("analytics", { visibility: "public" });
-    expect(second.body.version).toBe(2);
-    expect(second.body.signingSecret).toBe(first.body.signingSecret);
+    expect(second.version).toBe(2);
+    expect(second.signingSecret).toBe(first.signingSecret);
     // A publish replaces the definition; omitted secrets are kept.
-    expect(second.body.blocks).toEqual([]);
+    expect(second.blocks).toEqual([]);
     expect((await w.stored(integrationsTable, "analytics"))?.secrets).toEqual({ API_KEY: "s3cret" });
-    expect(JSON.stringify((await w.api("GET", "/integrations/analytics")).body)).not.toContain("s3cret");
+    expect(
+      JSON.stringify(await w.client.getIntegrationByName({ integrationName: "analytics" })),
+    ).not.toContain("s3cret");
   });
 
   it("publishes by organization id or hostname: 404 unknown, 403 not its admin", async () => {
     const w = await setup();
-    await w.api("PATCH", `/orgs/${w.org}`, { hostname: "acme-docs" });
-    const byHost = await w.api("POST", "/integrations/hosted", { ...definition("acme-docs") });
-    expect(byHost.status).toBe(200);
-    expect(byHost.body.owner.id).toBe(w.org);
-    const unknown = await w.api("POST", "/integrations/x", definition("no-such-org"));
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error.message).toContain("body.organization");
+    await w.client.updateOrganizationById({ organizationId: w.org, body: { hostname: "acme-docs" } });
+    const byHost = await w.client.publishIntegration({
+      integrationName: "hosted",
+      body: { ...definition("acme-docs") },
+    });
+    expect(byHost.owner.id).toBe(w.org);
+    await expect(
+      w.client.publishIntegration({ integrationName: "x", body: definition("no-such-org") }),
+    ).rejects.toMatchObject({ code: "not_found", message: expect.stringContaining("body.organization") });
     const editor = await w.member("edit");
-    expect((await w.publish("x", {}, editor)).status).toBe(403);
-    expect((await w.publish("x", {}, w.outsider)).status).toBe(403);
-    expect((await w.api("GET", "/integrations/x")).status).toBe(404);
+    await expect(w.publish("x", {}, editor.client)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(w.publish("x", {}, w.outsider.client)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(w.client.getIntegrationByName({ integrationName: "x" })).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 
   it("refuses a name owned by another organization, changing nothing", async () => {
     const w = await setup();
     await w.publish("shared", { visibility: "public" });
     const other = await w.organization("Other");
-    const taken = await w.api("POST", "/integrations/shared", definition(other, { title: "Mine" }));
-    expect(taken.status).toBe(409);
-    const kept = (await w.api("GET", "/integrations/shared")).body;
+    await expect(
+      w.client.publishIntegration({ integrationName: "shared", body: definition(other, { title: "Mine" }) }),
+    ).rejects.toMatchObject({ code: "conflict" });
+    const kept = await w.client.getIntegrationByName({ integrationName: "shared" });
     expect(kept).toMatchObject({ version: 1, title: "Analytics", owner: { id: w.org } });
   });
 
   it("checks the name pattern and the body's limits, naming the field", async () => {
     const w = await setup();
-    const bad = async (name: string, extra: object, field: string) => {
-      const response = await w.publish(name, extra);
-      expect(response.status, field).toBe(400);
-      expect(response.body.error.message).toContain(field);
+    const bad = async (name: string, extra: Partial<PublishBody>, field: string) => {
+      await expect(w.publish(name, extra), field).rejects.toMatchObject({
+        code: "bad_request",
+        message: expect.stringContaining(field),
+      });
     };
+    // Values of no type the client allows are cast: this test is about the validation messages.
     await bad("bad name!", {}, "integrationName");
     await bad("ok", { title: "A" }, "body.title");
     await bad("ok", { title: "x".repeat(31) }, "body.title");
     await bad("ok", { description: "x".repeat(101) }, "body.description");
     await bad("ok", { summary: "x".repeat(2049) }, "body.summary");
-    await bad("ok", { scopes: ["everything"] }, "body.scopes");
+    await bad("ok", { scopes: ["everything" as PublishBody["scopes"][number]] }, "body.scopes");
     await bad("ok", { previewImages: ["AAAA", "AAAA", "AAAA", "AAAA"] }, "body.previewImages");
     await bad("ok", { icon: "not base64!" }, "body.icon");
     await bad(
@@ -129,13 +145,19 @@ describe("integrations", () => {
       "body.externalLinks",
     );
     await bad("ok", { blocks: [{ id: "b", title: "B" }] }, "body.blocks.0.title");
-    await bad("ok", { visibility: "secret" }, "body.visibility");
+    await bad("ok", { visibility: "secret" as PublishBody["visibility"] }, "body.visibility");
     const secrets = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`K${i}`, "v"]));
     await bad("ok", { secrets }, "body.secrets");
-    const missing = await w.api("POST", "/integrations/ok", { organization: w.org, title: "Ok" });
-    expect(missing.status).toBe(400);
-    expect(missing.body.error.message).toMatch(/body\.(description|script|scopes)/);
-    expect((await w.api("GET", "/integrations/ok")).status).toBe(404);
+    const missing = { organization: w.org, title: "Ok" } as PublishBody;
+    await expect(w.client.publishIntegration({ integrationName: "ok", body: missing })).rejects.toMatchObject(
+      {
+        code: "bad_request",
+        message: expect.stringMatching(/body\.(description|script|scopes)/),
+      },
+    );
+    await expect(w.client.getIntegrationByName({ integrationName: "ok" })).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 
   it("lists public integrations; unlisted ones by name only; private ones to the owner's members", async () => {
@@ -144,22 +166,24 @@ describe("integrations", () => {
     await w.publish("hidden", { visibility: "unlisted" });
     await w.publish("mine", { visibility: "private" });
     const reader = await w.member("read");
-    const names = async (as: typeof w.api, query = "") =>
-      (await as("GET", `/integrations${query}`)).body.items.map((item: { name: string }) => item.name);
+    const names = async (client: TestClient, query: ListQuery = {}) =>
+      (await client.listIntegrations(query)).items.map((item) => item.name);
+    const outsider = w.outsider.client;
 
-    for (const as of [w.api, reader, w.outsider]) expect(await names(as)).toEqual(["pub"]);
-    expect(await names(w.outsider, `?owner=${w.org}`)).toEqual(["pub"]);
-    expect(await names(reader, `?owner=${w.org}`)).toEqual(["hidden", "mine", "pub"]);
-    expect(await names(w.outsider, "?owner=nobody")).toEqual([]);
+    for (const client of [w.client, reader.client, outsider]) expect(await names(client)).toEqual(["pub"]);
+    expect(await names(outsider, { owner: w.org })).toEqual(["pub"]);
+    expect(await names(reader.client, { owner: w.org })).toEqual(["hidden", "mine", "pub"]);
+    expect(await names(outsider, { owner: "nobody" })).toEqual([]);
 
-    expect((await w.outsider("GET", "/integrations/hidden")).status).toBe(200);
-    const hiddenPrivate = await w.outsider("GET", "/integrations/mine");
-    expect(hiddenPrivate.status).toBe(404);
-    expect(hiddenPrivate.body.error.message).toContain("No matching integration found for given name");
-    const seenByReader = (await reader("GET", "/integrations/mine")).body;
+    await outsider.getIntegrationByName({ integrationName: "hidden" });
+    await expect(outsider.getIntegrationByName({ integrationName: "mine" })).rejects.toMatchObject({
+      code: "not_found",
+      message: expect.stringContaining("No matching integration found for given name"),
+    });
+    const seenByReader = await reader.client.getIntegrationByName({ integrationName: "mine" });
     expect(seenByReader.permissions).toEqual({ admin: false });
     expect(seenByReader).not.toHaveProperty("signingSecret");
-    const seenByOutsider = (await w.outsider("GET", "/integrations/pub")).body;
+    const seenByOutsider = await outsider.getIntegrationByName({ integrationName: "pub" });
     expect(seenByOutsider).not.toHaveProperty("signingSecret");
     expect(seenByOutsider.owner).toMatchObject({ id: w.org, emailDomains: [], permissions: { view: false } });
   });
@@ -180,33 +204,41 @@ describe("integrations", () => {
       contentSources: [{ id: "f", title: "Feed", configuration: { componentId: "x" } }],
     });
     await w.publish("anything", { visibility: "public", title: "Everything" });
-    const names = async (query: string) =>
-      (await w.api("GET", `/integrations?${query}`)).body.items.map((item: { name: string }) => item.name);
-    expect(await names("search=FEED")).toEqual(["feeds"]);
-    expect(await names("category=analytics")).toEqual(["charts"]);
-    expect(await names("scope=site:metadata:read")).toEqual(["feeds"]);
-    expect(await names("target=site")).toEqual(["anything", "feeds"]);
-    expect(await names("blocks=true")).toEqual(["charts"]);
-    expect(await names("blocks=false")).toEqual(["anything", "feeds"]);
-    expect(await names("contentSources=true")).toEqual(["feeds"]);
-    expect(await names("blockDomain=example.com")).toEqual(["charts"]);
-    expect(await names("blockDomain=other.com")).toEqual([]);
+    const names = async (query: ListQuery) =>
+      (await w.client.listIntegrations(query)).items.map((item) => item.name);
+    expect(await names({ search: "FEED" })).toEqual(["feeds"]);
+    expect(await names({ category: "analytics" })).toEqual(["charts"]);
+    expect(await names({ scope: "site:metadata:read" })).toEqual(["feeds"]);
+    expect(await names({ target: "site" })).toEqual(["anything", "feeds"]);
+    // The booleans as a query string carries them.
+    expect(await names({ blocks: "true" })).toEqual(["charts"]);
+    expect(await names({ blocks: "false" })).toEqual(["anything", "feeds"]);
+    expect(await names({ contentSources: "true" })).toEqual(["feeds"]);
+    expect(await names({ blockDomain: "example.com" })).toEqual(["charts"]);
+    expect(await names({ blockDomain: "other.com" })).toEqual([]);
+    // Over HTTP: a category no client type allows.
     expect((await w.api("GET", "/integrations?category=nope")).status).toBe(400);
-    const page = (await w.api("GET", "/integrations?limit=2")).body;
+    const page = await w.client.listIntegrations({ limit: 2 });
     expect(page.count).toBe(3);
-    expect((await w.api("GET", `/integrations?limit=2&page=${page.next.page}`)).body.items).toHaveLength(1);
+    expect((await w.client.listIntegrations({ limit: 2, page: page.next!.page })).items).toHaveLength(1);
   });
 
   it("unpublishes (205, then 204) as the owner's admin only", async () => {
     const w = await setup();
     await w.publish("gone", { visibility: "public" });
     const reader = await w.member("read");
-    expect((await reader("DELETE", "/integrations/gone")).status).toBe(403);
-    expect((await w.outsider("DELETE", "/integrations/gone")).status).toBe(403);
-    await w.api("POST", "/integrations/gone/installations", { organization: w.org });
+    for (const { client } of [reader, w.outsider]) {
+      await expect(client.unpublishIntegration({ integrationName: "gone" })).rejects.toMatchObject({
+        code: "forbidden",
+      });
+    }
+    await w.install("gone");
+    // Over HTTP: the delete's 205, then 204.
     expect((await w.api("DELETE", "/integrations/gone")).status).toBe(205);
     expect((await w.api("DELETE", "/integrations/gone")).status).toBe(204);
-    expect((await w.api("GET", "/integrations/gone")).status).toBe(404);
+    await expect(w.client.getIntegrationByName({ integrationName: "gone" })).rejects.toMatchObject({
+      code: "not_found",
+    });
     expect(
       await w.storage.read((tx) => tx.count(installationsTable, { index: "byIntegration", where: ["gone"] })),
     ).toBe(0);
@@ -216,6 +248,7 @@ describe("integrations", () => {
     const w = await setup();
     await w.publish("tool", { visibility: "public" });
     await w.space();
+    // Over HTTP: the 201 and its Location header.
     const created = await w.api("POST", "/integrations/tool/installations", { organization: w.org });
     expect(created.status).toBe(201);
     expect(created.headers.get("location")).toBe(
@@ -229,24 +262,17 @@ describe("integrations", () => {
       externalIds: [],
       target: { organization: w.org },
     });
-    expect((await w.api("POST", "/integrations/tool/installations", { organization: w.org })).status).toBe(
-      409,
-    );
+    await expect(w.install("tool")).rejects.toMatchObject({ code: "conflict" });
     const editor = await w.member("edit");
     const other = await w.organization("Other");
-    expect((await editor("POST", "/integrations/tool/installations", { organization: w.org })).status).toBe(
-      403,
-    );
-    expect((await editor("POST", "/integrations/tool/installations", { organization: other })).status).toBe(
-      404,
-    );
-    expect((await w.api("POST", "/integrations/nope/installations", { organization: w.org })).status).toBe(
-      404,
-    );
+    await expect(w.install("tool", w.org, editor.client)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(w.install("tool", other, editor.client)).rejects.toMatchObject({ code: "not_found" });
+    await expect(w.install("nope")).rejects.toMatchObject({ code: "not_found" });
 
-    const events = (await w.api("GET", "/integrations/tool/events")).body;
+    const tool = { integrationName: "tool" };
+    const events = await w.client.listIntegrationEvents(tool);
     expect(events.count).toBe(1);
-    const [event] = events.items;
+    const event = events.items[0]!;
     expect(event).toMatchObject({
       integrationId: "tool",
       installationId: created.body.id,
@@ -258,31 +284,35 @@ describe("integrations", () => {
         status: "active",
       },
     });
-    const detail = (await w.api("GET", `/integrations/tool/events/${event.id}`)).body;
+    const detail = await w.client.getIntegrationEvent({ ...tool, eventId: event.id });
     expect(detail.event).toEqual(event);
     expect(detail.trace.logs.at(-1)).toMatchObject({
       level: "info",
       message: expect.stringContaining("No receiver was set"),
     });
-    expect((await w.api("GET", "/integrations/tool/events/unknown")).status).toBe(404);
+    await expect(w.client.getIntegrationEvent({ ...tool, eventId: "unknown" })).rejects.toMatchObject({
+      code: "not_found",
+    });
     // A reader of the organization sees the installation, not the events.
-    const reader = await w.member("read");
-    expect((await reader("GET", "/integrations/tool/installations")).body.count).toBe(1);
-    expect((await reader("GET", "/integrations/tool/events")).body.count).toBe(0);
-    expect((await reader("GET", `/integrations/tool/events/${event.id}`)).status).toBe(404);
-    expect((await w.outsider("GET", "/integrations/tool/installations")).body.count).toBe(0);
+    const { client: reader } = await w.member("read");
+    expect((await reader.listIntegrationInstallations(tool)).count).toBe(1);
+    expect((await reader.listIntegrationEvents(tool)).count).toBe(0);
+    await expect(reader.getIntegrationEvent({ ...tool, eventId: event.id })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    expect((await w.outsider.client.listIntegrationInstallations(tool)).count).toBe(0);
   });
 
   it("filters installations by external id", async () => {
     const w = await setup();
     await w.publish("ext", { visibility: "public" });
-    const { id } = (await w.api("POST", "/integrations/ext/installations", { organization: w.org })).body;
+    const { id } = await w.install("ext");
     await w.storage.write(async (tx) => {
       const installation = (await tx.get(installationsTable, id))!;
       await tx.put(installationsTable, { ...installation, externalIds: ["acct-1"] });
     });
     const count = async (externalId: string) =>
-      (await w.api("GET", `/integrations/ext/installations?externalId=${externalId}`)).body.count;
+      (await w.client.listIntegrationInstallations({ integrationName: "ext", externalId })).count;
     expect(await count("acct-1")).toBe(1);
     expect(await count("acct-2")).toBe(0);
   });
@@ -292,26 +322,30 @@ describe("integrations", () => {
     await w.publish("both", { visibility: "public" });
     await w.publish("sites-only", { visibility: "public", target: "site" });
     const space = await w.space({ title: "Guide" });
-    const site = (await w.api("POST", `/orgs/${w.org}/sites`, { title: "Docs" })).body.id;
-    for (const name of ["both", "sites-only"]) {
-      await w.api("POST", `/integrations/${name}/installations`, { organization: w.org });
-    }
-    const spaces = (await w.api("GET", "/integrations/both/spaces")).body;
+    const site = (await w.client.createSite({ organizationId: w.org, body: { title: "Docs" } })).id;
+    for (const name of ["both", "sites-only"]) await w.install(name);
+    const both = { integrationName: "both" };
+    const sitesOnly = { integrationName: "sites-only" };
+    const spaces = await w.client.listIntegrationSpaceInstallations(both);
     expect(spaces.items).toEqual([
       expect.objectContaining({ integration: "both", space, status: "active", externalIds: [] }),
     ]);
-    const extended = (await w.api("GET", "/integrations/both/spaces?extended=true")).body;
-    expect(extended.items[0].space).toMatchObject({ object: "space", id: space, title: "Guide" });
-    const sites = (await w.api("GET", "/integrations/both/sites?extended=true")).body;
-    expect(sites.items[0].site).toMatchObject({ object: "site", id: site, title: "Docs" });
-    expect((await w.api("GET", "/integrations/both/sites")).body.items[0].site).toBe(site);
-    expect((await w.api("GET", "/integrations/sites-only/spaces")).body.count).toBe(0);
-    expect((await w.api("GET", "/integrations/sites-only/sites")).body.count).toBe(1);
-    expect((await w.outsider("GET", "/integrations/both/spaces")).body.count).toBe(0);
+    const extended = await w.client.listIntegrationSpaceInstallations({ ...both, extended: "true" });
+    expect(extended.items[0]!.space).toMatchObject({ object: "space", id: space, title: "Guide" });
+    const sites = await w.client.listIntegrationSiteInstallations({ ...both, extended: "true" });
+    expect(sites.items[0]!.site).toMatchObject({ object: "site", id: site, title: "Docs" });
+    expect((await w.client.listIntegrationSiteInstallations(both)).items[0]!.site).toBe(site);
+    expect((await w.client.listIntegrationSpaceInstallations(sitesOnly)).count).toBe(0);
+    expect((await w.client.listIntegrationSiteInstallations(sitesOnly)).count).toBe(1);
+    expect((await w.outsider.client.listIntegrationSpaceInstallations(both)).count).toBe(0);
     const second = await w.space({ title: "Second" });
-    const first = (await w.api("GET", "/integrations/both/spaces?limit=1")).body;
+    const first = await w.client.listIntegrationSpaceInstallations({ ...both, limit: 1 });
     expect(first.count).toBe(2);
-    const rest = (await w.api("GET", `/integrations/both/spaces?limit=1&page=${first.next.page}`)).body;
+    const rest = await w.client.listIntegrationSpaceInstallations({
+      ...both,
+      limit: 1,
+      page: first.next!.page,
+    });
     expect([...first.items, ...rest.items].map((entry) => entry.space)).toEqual([space, second]);
     expect(rest.next).toBeUndefined();
   });
@@ -321,11 +355,20 @@ describe("integrations", () => {
     await w.publish("dev", { visibility: "public" });
     const reader = await w.member("read");
     const body = { tunnelUrl: "https://tunnel.example/hook", all: true };
-    expect((await reader("PUT", "/integrations/dev/dev", body)).status).toBe(403);
-    expect((await w.api("PUT", "/integrations/dev/dev", { tunnelUrl: "ftp://x" })).status).toBe(400);
-    expect((await w.api("PUT", "/integrations/nope/dev", body)).status).toBe(404);
-    expect((await w.api("PUT", "/integrations/dev/dev", body)).status).toBe(204);
+    const dev = { integrationName: "dev" };
+    await expect(reader.client.setIntegrationDevelopmentMode({ ...dev, body })).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    await expect(
+      w.client.setIntegrationDevelopmentMode({ ...dev, body: { tunnelUrl: "ftp://x" } }),
+    ).rejects.toMatchObject({ code: "bad_request" });
+    await expect(
+      w.client.setIntegrationDevelopmentMode({ integrationName: "nope", body }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    // No content: the call resolves to nothing.
+    expect(await w.client.setIntegrationDevelopmentMode({ ...dev, body })).toBeUndefined();
     expect((await w.stored(integrationsTable, "dev"))?.dev).toEqual(body);
+    // Over HTTP: the delete's 205.
     expect((await w.api("DELETE", "/integrations/dev/dev")).status).toBe(205);
     expect((await w.stored(integrationsTable, "dev"))?.dev).toBeUndefined();
   });

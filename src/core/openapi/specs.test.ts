@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import type { TestClient } from "../../testing/double.js";
+import type { ClientInput } from "../client.js";
+import type { Operations } from "../operations.js";
 import { openAPISpecsTable, openAPISpecVersionsTable } from "./tables.js";
+
+type OpenAPISpecSource = ClientInput<Operations["createOpenAPISpec"]>["body"]["source"];
+type OpenAPISpecVisibility = ClientInput<Operations["updateOpenAPISpecBySlug"]>["body"]["visibility"];
 
 const DOC = `openapi: 3.1.0
 info: { title: Pets, version: "1" }
@@ -12,12 +18,17 @@ describe("OpenAPI specs", () => {
   async function setup() {
     const w = await createWorkspace();
     const specs = `/orgs/${w.org}/openapi`;
+    const organizationId = w.org;
+    const pets = { organizationId, specSlug: "pets" };
+    const create = (slug: string, source: OpenAPISpecSource = { text: DOC }, client: TestClient = w.client) =>
+      client.createOpenAPISpec({ organizationId, body: { slug, source } });
     const run = () => w.test.docsbase.runJobs();
-    return { ...w, specs, run };
+    return { ...w, specs, organizationId, pets, create, run };
   }
 
   it("creates with 201 and a Location, refuses a taken slug with 409, and PUTs 201 then 200", async () => {
     const w = await setup();
+    // Over HTTP: the 201 and its Location header.
     const created = await w.api("POST", w.specs, { slug: "pets", source: { text: DOC } });
     expect(created.status).toBe(201);
     expect(created.headers.get("location")).toBe(`http://docsbase.test/v1/orgs/${w.org}/openapi/pets`);
@@ -29,10 +40,12 @@ describe("OpenAPI specs", () => {
       permissions: { view: true, edit: true },
       urls: { location: `http://docsbase.test/v1/orgs/${w.org}/openapi/pets` },
     });
-    const taken = await w.api("POST", w.specs, { slug: "pets", source: { text: DOC } });
-    expect(taken.status).toBe(409);
-    expect(taken.body.error.message).toContain("body.slug");
+    await expect(w.create("pets")).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining("body.slug"),
+    });
 
+    // Over HTTP: PUT answers 201 with a Location when it creates, 200 when it replaces.
     w.advance(1000);
     const put = await w.api("PUT", `${w.specs}/other`, { source: { url: "https://example.com/a.yaml" } });
     expect(put.status).toBe(201);
@@ -45,126 +58,167 @@ describe("OpenAPI specs", () => {
     expect(replaced.body.sourceURL).toBeUndefined();
     expect(replaced.body.updatedAt).not.toBe(put.body.updatedAt);
 
-    const listed = (await w.api("GET", w.specs)).body;
-    expect(listed.items.map((spec: any) => spec.slug)).toEqual(["pets", "other"]);
+    const listed = await w.client.listOpenAPISpecs({ organizationId: w.organizationId });
+    expect(listed.items.map((spec) => spec.slug)).toEqual(["pets", "other"]);
   });
 
   it("enforces the slug and source limits, naming the field", async () => {
     const w = await setup();
+    const { organizationId } = w;
     const source = { text: DOC };
-    expect((await w.api("POST", w.specs, { slug: "a".repeat(100), source })).status).toBe(201);
-    const long = await w.api("POST", w.specs, { slug: "b".repeat(101), source });
-    expect(long.status).toBe(400);
-    expect(long.body.error.message).toContain("body.slug");
+    await w.create("a".repeat(100), source);
+    await expect(w.create("b".repeat(101), source)).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringContaining("body.slug"),
+    });
     for (const slug of ["", "with space", "double--dash", "-lead", "trail-", "ünï"]) {
-      const refused = await w.api("POST", w.specs, { slug, source });
-      expect(refused.status, slug).toBe(400);
-      expect(refused.body.error.message, slug).toContain("body.slug");
+      await expect(w.create(slug, source), slug).rejects.toMatchObject({
+        code: "bad_request",
+        message: expect.stringContaining("body.slug"),
+      });
     }
-    expect((await w.api("PUT", `${w.specs}/${"c".repeat(101)}`, { source })).status).toBe(400);
-    expect((await w.api("PUT", `${w.specs}/bad--slug`, { source })).status).toBe(400);
+    for (const specSlug of ["c".repeat(101), "bad--slug"]) {
+      await expect(
+        w.client.createOrUpdateOpenAPISpecBySlug({ organizationId, specSlug, body: { source } }),
+        specSlug,
+      ).rejects.toMatchObject({ code: "bad_request" });
+    }
 
     const url = (length: number) => `https://example.com/${"u".repeat(length - 20)}`;
     expect(url(2048)).toHaveLength(2048);
-    expect((await w.api("POST", w.specs, { slug: "url-ok", source: { url: url(2048) } })).status).toBe(201);
-    const tooLong = await w.api("POST", w.specs, { slug: "url-long", source: { url: url(2049) } });
-    expect(tooLong.status).toBe(400);
-    expect(tooLong.body.error.message).toContain("body.source.url");
+    await w.create("url-ok", { url: url(2048) });
+    await expect(w.create("url-long", { url: url(2049) })).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringContaining("body.source.url"),
+    });
     for (const bad of [{}, { url: "https://example.com/", text: DOC }, { text: "" }, { url: "ftp://x/y" }]) {
-      const refused = await w.api("POST", w.specs, { slug: "bad-source", source: bad });
-      expect(refused.status, JSON.stringify(bad)).toBe(400);
-      expect(refused.body.error.message).toContain("body.source");
+      await expect(w.create("bad-source", bad), JSON.stringify(bad)).rejects.toMatchObject({
+        code: "bad_request",
+        message: expect.stringContaining("body.source"),
+      });
     }
-    expect((await w.api("PATCH", `${w.specs}/url-ok`, { visibility: "everyone" })).status).toBe(400);
-    expect((await w.api("GET", `${w.specs}`)).body.count).toBe(2);
+    // A visibility no client type allows: cast, for its refusal.
+    await expect(
+      w.client.updateOpenAPISpecBySlug({
+        organizationId,
+        specSlug: "url-ok",
+        body: { visibility: "everyone" as OpenAPISpecVisibility },
+      }),
+    ).rejects.toMatchObject({ code: "bad_request" });
+    expect((await w.client.listOpenAPISpecs({ organizationId })).count).toBe(2);
   });
 
   it("lets read members read, admins manage, and hides specs from guests and non-members", async () => {
     const w = await setup();
-    await w.api("POST", w.specs, { slug: "pets", source: { text: DOC } });
+    const { organizationId, pets } = w;
+    await w.create("pets");
     await w.run();
-    const version = (await w.api("GET", `${w.specs}/pets`)).body.lastVersion as string;
+    const version = (await w.client.getOpenAPISpecBySlug(pets)).lastVersion!;
     expect(version).toEqual(expect.any(String));
-    const reads = [
-      w.specs,
-      `${w.specs}/pets`,
-      `${w.specs}/pets/versions`,
-      `${w.specs}/pets/versions/latest`,
-      `${w.specs}/pets/versions/latest/content`,
-      `${w.specs}/pets/versions/${version}`,
-      `${w.specs}/pets/versions/${version}/content`,
+    const versionId = version;
+    const reads: [string, (client: TestClient) => Promise<unknown>][] = [
+      ["listOpenAPISpecs", (client) => client.listOpenAPISpecs({ organizationId })],
+      ["getOpenAPISpecBySlug", (client) => client.getOpenAPISpecBySlug(pets)],
+      ["listOpenAPISpecVersions", (client) => client.listOpenAPISpecVersions(pets)],
+      ["getLatestOpenAPISpecVersion", (client) => client.getLatestOpenAPISpecVersion(pets)],
+      ["getLatestOpenAPISpecVersionContent", (client) => client.getLatestOpenAPISpecVersionContent(pets)],
+      ["getOpenAPISpecVersionById", (client) => client.getOpenAPISpecVersionById({ ...pets, versionId })],
+      [
+        "getOpenAPISpecVersionContentById",
+        (client) => client.getOpenAPISpecVersionContentById({ ...pets, versionId }),
+      ],
     ];
-    const writes: [string, string, unknown][] = [
-      ["POST", w.specs, { slug: "mine", source: { text: DOC } }],
-      ["PUT", `${w.specs}/pets`, { source: { text: DOC } }],
-      ["PATCH", `${w.specs}/pets`, { visibility: "public" }],
-      ["DELETE", `${w.specs}/pets`, undefined],
+    const writes: [string, (client: TestClient) => Promise<unknown>][] = [
+      ["createOpenAPISpec", (client) => w.create("mine", { text: DOC }, client)],
+      [
+        "createOrUpdateOpenAPISpecBySlug",
+        (client) => client.createOrUpdateOpenAPISpecBySlug({ ...pets, body: { source: { text: DOC } } }),
+      ],
+      [
+        "updateOpenAPISpecBySlug",
+        (client) => client.updateOpenAPISpecBySlug({ ...pets, body: { visibility: "public" } }),
+      ],
+      ["deleteOpenAPISpecBySlug", (client) => client.deleteOpenAPISpecBySlug(pets)],
     ];
     for (const role of ["read", "edit", "create"] as const) {
-      const member = await w.member(role);
-      for (const path of reads) expect((await member("GET", path)).status, `${role} GET ${path}`).toBe(200);
-      expect((await member("GET", `${w.specs}/pets`)).body.permissions).toEqual({ view: true, edit: false });
-      for (const [method, path, body] of writes) {
-        expect((await member(method, path, body)).status, `${role} ${method} ${path}`).toBe(403);
+      const { client } = await w.member(role);
+      for (const [name, read] of reads) await expect(read(client), `${role} ${name}`).resolves.toBeDefined();
+      expect((await client.getOpenAPISpecBySlug(pets)).permissions).toEqual({ view: true, edit: false });
+      for (const [name, write] of writes) {
+        await expect(write(client), `${role} ${name}`).rejects.toMatchObject({ code: "forbidden" });
       }
     }
-    for (const stranger of [await w.member(null), w.outsider]) {
-      for (const path of reads) expect((await stranger("GET", path)).status, path).toBe(404);
-      for (const [method, path, body] of writes)
-        expect((await stranger(method, path, body)).status).toBe(404);
+    for (const { client } of [await w.member(null), w.outsider]) {
+      for (const [name, read] of reads) {
+        await expect(read(client), name).rejects.toMatchObject({ code: "not_found" });
+      }
+      for (const [name, write] of writes) {
+        await expect(write(client), name).rejects.toMatchObject({ code: "not_found" });
+      }
     }
-    expect((await w.api("GET", `${w.specs}/pets`)).body.processingState).toBe("complete");
+    expect((await w.client.getOpenAPISpecBySlug(pets)).processingState).toBe("complete");
   });
 
   it("publishes a public spec's latest content at urls.published, readable without a token", async () => {
     const w = await setup();
-    await w.api("POST", w.specs, { slug: "pets", source: { text: DOC } });
+    const { pets } = w;
+    await w.create("pets");
     const published = `http://docsbase.test/v1/openapi/${w.org}/pets`;
+    // Over HTTP: without a token.
     const anonymous = () => w.test.request("GET", `/openapi/${w.org}/pets`, { token: null });
-    expect((await w.api("GET", `${w.specs}/pets`)).body.urls.published).toBeUndefined();
+    expect((await w.client.getOpenAPISpecBySlug(pets)).urls.published).toBeUndefined();
     expect((await anonymous()).status).toBe(404);
-    const patched = await w.api("PATCH", `${w.specs}/pets`, { visibility: "public" });
-    expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ visibility: "public", urls: { published } });
+    const patched = await w.client.updateOpenAPISpecBySlug({ ...pets, body: { visibility: "public" } });
+    expect(patched).toMatchObject({ visibility: "public", urls: { published } });
     // Public, but nothing processed yet.
     expect((await anonymous()).status).toBe(404);
     await w.run();
     const read = await anonymous();
     expect(read.status).toBe(200);
-    expect(read.body).toEqual((await w.api("GET", `${w.specs}/pets/versions/latest/content`)).body);
-    await w.api("PATCH", `${w.specs}/pets`, { visibility: "private" });
+    expect(read.body).toEqual(await w.client.getLatestOpenAPISpecVersionContent(pets));
+    await w.client.updateOpenAPISpecBySlug({ ...pets, body: { visibility: "private" } });
     expect((await anonymous()).status).toBe(404);
   });
 
   it("answers 404 for unknown specs and versions, and deletes a spec with its versions (205, then 204)", async () => {
     const w = await setup();
-    expect((await w.api("GET", `${w.specs}/nope`)).status).toBe(404);
-    expect((await w.api("PATCH", `${w.specs}/nope`, { visibility: "public" })).status).toBe(404);
-    const spec = (await w.api("POST", w.specs, { slug: "pets", source: { text: DOC } })).body;
-    expect((await w.api("GET", `${w.specs}/pets/versions/latest`)).status).toBe(404);
-    expect((await w.api("GET", `${w.specs}/pets/versions/latest/content`)).status).toBe(404);
+    const { client, organizationId, pets } = w;
+    const notFound = { code: "not_found" };
+    const nope = { organizationId, specSlug: "nope" };
+    await expect(client.getOpenAPISpecBySlug(nope)).rejects.toMatchObject(notFound);
+    await expect(
+      client.updateOpenAPISpecBySlug({ ...nope, body: { visibility: "public" } }),
+    ).rejects.toMatchObject(notFound);
+    const spec = await w.create("pets");
+    await expect(client.getLatestOpenAPISpecVersion(pets)).rejects.toMatchObject(notFound);
+    await expect(client.getLatestOpenAPISpecVersionContent(pets)).rejects.toMatchObject(notFound);
     await w.run();
-    const version = (await w.api("GET", `${w.specs}/pets`)).body.lastVersion;
-    expect((await w.api("GET", `${w.specs}/pets/versions/unknown`)).status).toBe(404);
-    expect((await w.api("GET", `${w.specs}/pets/versions/unknown/content`)).status).toBe(404);
+    const version = (await client.getOpenAPISpecBySlug(pets)).lastVersion!;
+    const unknown = { ...pets, versionId: "unknown" };
+    await expect(client.getOpenAPISpecVersionById(unknown)).rejects.toMatchObject(notFound);
+    await expect(client.getOpenAPISpecVersionContentById(unknown)).rejects.toMatchObject(notFound);
     // A version of another spec is not found through this one.
-    await w.api("POST", w.specs, { slug: "other", source: { text: DOC } });
-    expect((await w.api("GET", `${w.specs}/other/versions/${version}`)).status).toBe(404);
+    await w.create("other");
+    await expect(
+      client.getOpenAPISpecVersionById({ organizationId, specSlug: "other", versionId: version }),
+    ).rejects.toMatchObject(notFound);
 
+    // Over HTTP: the delete's 205, then 204.
     expect((await w.api("DELETE", `${w.specs}/pets`)).status).toBe(205);
     expect((await w.api("DELETE", `${w.specs}/pets`)).status).toBe(204);
     expect(await w.stored(openAPISpecsTable, spec.id)).toBeUndefined();
     expect(await w.stored(openAPISpecVersionsTable, version)).toBeUndefined();
     // The slug is free again.
-    expect((await w.api("POST", w.specs, { slug: "pets", source: { text: DOC } })).status).toBe(201);
+    await w.create("pets");
   });
 
   it("drops the outcome of a processing overtaken by a newer source", async () => {
     const w = await setup();
-    await w.api("POST", w.specs, { slug: "pets", source: { text: DOC } });
-    await w.api("PUT", `${w.specs}/pets`, { source: { text: "not: [valid" } });
+    const { pets } = w;
+    await w.create("pets");
+    await w.client.createOrUpdateOpenAPISpecBySlug({ ...pets, body: { source: { text: "not: [valid" } } });
     await w.run();
-    const spec = (await w.api("GET", `${w.specs}/pets`)).body;
+    const spec = await w.client.getOpenAPISpecBySlug(pets);
     expect(spec).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR" });
     expect(spec.lastVersion).toBeUndefined();
   });

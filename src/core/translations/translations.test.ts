@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import { createTestDocsbase } from "../../testing/double.js";
+import type { ClientInput } from "../client.js";
+import type { Operations } from "../operations.js";
 import { markdownSegments, replaceSegments } from "./segments.js";
 import type { TranslationRequest, Translator } from "./translator.js";
+
+type CreateTranslationBody = ClientInput<Operations["createTranslation"]>["body"];
 
 /** A fake engine: brackets each text in the target language's code, and records every call. */
 function fakeEngine() {
@@ -24,20 +28,20 @@ async function setup(options: { translator?: Translator; onError?: (error: unkno
   const as = (token: string) => (method: string, path: string, body?: unknown) =>
     test.request(method, path, { token, ...(body !== undefined ? { body } : {}) });
   const api = as(owner.token);
-  const org = (await api("POST", "/orgs", { title: "Acme" })).body.id as string;
-  const space = (await api("POST", `/orgs/${org}/spaces`, { title: "Guide", language: "en" })).body
-    .id as string;
+  const client = test.as(owner);
+  const org = (await client.createOrganization({ body: { title: "Acme" } })).id;
+  const space = (await client.createSpace({ organizationId: org, body: { title: "Guide", language: "en" } }))
+    .id;
   const page = async (title: string, markdown: string, description?: string) =>
     (
-      await api("POST", `/spaces/${space}/content/pages`, {
-        title,
-        markdown,
-        ...(description ? { description } : {}),
+      await client.createPage({
+        spaceId: space,
+        body: { title, markdown, ...(description ? { description } : {}) },
       })
-    ).body.id as string;
+    ).id;
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
   /** Runs the queued jobs with the clock moving 3 s inside the engine call (for durations). */
-  return { test, owner, api, as, org, space, page, advance };
+  return { test, owner, api, client, as, org, space, page, advance };
 }
 
 const MARKDOWN = [
@@ -120,8 +124,10 @@ describe("markdown segments", () => {
 describe("translations", () => {
   it("answers 503 naming the setting without an engine, and creates nothing", async () => {
     const reported: unknown[] = [];
-    const { api, org, space } = await setup({ onError: (error) => reported.push(error) });
-    const spacesBefore = (await api("GET", `/orgs/${org}/spaces`)).body.count;
+    const { api, client, org, space } = await setup({ onError: (error) => reported.push(error) });
+    const organizationId = org;
+    const spacesBefore = (await client.listSpacesInOrganizationById({ organizationId })).count;
+    // Over HTTP: what the handler reports to onError is part of the check.
     const created = await api("POST", `/orgs/${org}/translations`, {
       language: "fr",
       source: { space, language: "en" },
@@ -129,17 +135,18 @@ describe("translations", () => {
     expect(created.status).toBe(503);
     expect(created.body.error.message).toContain("translator");
     expect(created.body.error.message).toContain("DOCSBASE_TRANSLATOR_URL");
-    expect((await api("GET", `/orgs/${org}/translations`)).body.count).toBe(0);
-    expect((await api("GET", `/orgs/${org}/spaces`)).body.count).toBe(spacesBefore);
+    expect((await client.listTranslations({ organizationId })).count).toBe(0);
+    expect((await client.listSpacesInOrganizationById({ organizationId })).count).toBe(spacesBefore);
     // A setting left out is not an outage: nothing is reported as unexpected.
     expect(reported).toEqual([]);
   });
 
   it("translates every page into one revision of the result space, then only what changed", async () => {
     const engine = fakeEngine();
-    const { test, api, org, space, page } = await setup({ translator: engine.translator });
+    const { test, api, client, org, space, page } = await setup({ translator: engine.translator });
     const install = await page("Install", MARKDOWN, "How to install");
     await page("Usage", "Use it **daily**.");
+    // Over HTTP: the 201 and its Location header.
     const created = await api("POST", `/orgs/${org}/translations`, {
       language: "fr",
       source: { space, language: "en" },
@@ -149,19 +156,19 @@ describe("translations", () => {
       `${test.endpoint}/v1/orgs/${org}/translations/${created.body.id}`,
     );
     expect(created.body).toMatchObject({ object: "translation", status: "pending", language: "fr" });
-    const id = created.body.id as string;
+    const translation = { organizationId: org, translationId: created.body.id as string };
     const result = created.body.result.space as string;
     const initial = created.body.result.revision as string;
-    expect((await api("GET", `/spaces/${result}`)).body).toMatchObject({
+    expect(await client.getSpaceById({ spaceId: result })).toMatchObject({
       title: "Guide (fr)",
       language: "fr",
     });
 
     await test.docsbase.runJobs();
-    const first = (await api("GET", `/orgs/${org}/translations/${id}`)).body;
+    const first = await client.getTranslation(translation);
     expect(first.status).toBe("completed");
-    expect(first.result.revision).not.toBe(initial);
-    expect((await api("GET", `/spaces/${result}/revisions/${first.result.revision}`)).status).toBe(200);
+    expect(first.result!.revision).not.toBe(initial);
+    await client.getRevisionById({ spaceId: result, revisionId: first.result!.revision });
     const sentFirst = engine.sent();
     expect(sentFirst).toContain("Install");
     expect(sentFirst).toContain("How to install");
@@ -170,30 +177,31 @@ describe("translations", () => {
     expect(first.stats.latestWords).toBe(sentFirst.reduce((n, t) => n + t.split(/\s+/).length, 0));
     expect(first.stats.totalWords).toBe(first.stats.latestWords);
 
-    const pages = (await api("GET", `/spaces/${result}/content`)).body.pages as any[];
+    const { pages } = await client.getCurrentRevision({ spaceId: result });
     expect(pages.map((p) => p.title)).toEqual(["[fr] Install", "[fr] Usage"]);
-    expect(pages[0].description).toBe("[fr] How to install");
-    const markdown = (await api("GET", `/spaces/${result}/content/page/${install}?format=markdown`)).body;
+    expect(pages[0]!.description).toBe("[fr] How to install");
+    const markdown = await client.getPageById({ spaceId: result, pageId: install, format: "markdown" });
     expect(JSON.stringify(markdown)).toContain("echo hello world");
 
     // Change one page: only its texts are sent again.
-    await api("PATCH", `/spaces/${space}/content/page/${install}`, { title: "Install it" });
+    await client.updatePage({ spaceId: space, pageId: install, body: { title: "Install it" } });
     engine.calls.length = 0;
-    expect((await api("POST", `/orgs/${org}/translations/${id}/run`)).status).toBe(204);
-    expect((await api("GET", `/orgs/${org}/translations/${id}`)).body.status).toBe("pending");
+    // No content: the call resolves to nothing.
+    expect(await client.runTranslation(translation)).toBeUndefined();
+    expect((await client.getTranslation(translation)).status).toBe("pending");
     await test.docsbase.runJobs();
     expect(engine.sent()).toContain("Install it");
     expect(engine.sent()).not.toContain("Usage");
-    const second = (await api("GET", `/orgs/${org}/translations/${id}`)).body;
+    const second = await client.getTranslation(translation);
     expect(second.stats).toMatchObject({ runs: 2, totalPages: 2, latestPages: 1 });
 
     // Nothing changed: nothing sent, no new revision.
     engine.calls.length = 0;
-    await api("POST", `/orgs/${org}/translations/${id}/run`);
+    await client.runTranslation(translation);
     await test.docsbase.runJobs();
     expect(engine.calls).toHaveLength(0);
-    const third = (await api("GET", `/orgs/${org}/translations/${id}`)).body;
-    expect(third.result.revision).toBe(second.result.revision);
+    const third = await client.getTranslation(translation);
+    expect(third.result!.revision).toBe(second.result!.revision);
     expect(third.stats).toMatchObject({ runs: 3, latestPages: 0, latestWords: 0 });
 
     // New instructions: every page is translated again with them.
@@ -208,9 +216,9 @@ describe("translations", () => {
         },
       ],
     };
-    expect((await api("PUT", `/orgs/${org}/translations/${id}`, { instructions })).status).toBe(200);
+    await client.updateTranslation({ ...translation, body: { instructions } });
     engine.calls.length = 0;
-    await api("POST", `/orgs/${org}/translations/${id}/run`);
+    await client.runTranslation(translation);
     await test.docsbase.runJobs();
     expect(engine.calls[0]?.instructions).toContain("Be formal");
     expect(engine.sent()).toContain("Usage");
@@ -218,47 +226,49 @@ describe("translations", () => {
 
   it("leaves the previous result when the engine fails midway, and retries", async () => {
     const engine = fakeEngine();
-    const { test, api, org, space, page, advance } = await setup({ translator: engine.translator });
+    const { test, client, org, space, page, advance } = await setup({ translator: engine.translator });
     const first = await page("One", "First page.");
-    const created = (
-      await api("POST", `/orgs/${org}/translations`, { language: "de", source: { space, language: "en" } })
-    ).body;
+    const created = await client.createTranslation({
+      organizationId: org,
+      body: { language: "de", source: { space, language: "en" } },
+    });
+    const translation = { organizationId: org, translationId: created.id };
+    const result = { spaceId: created.result!.space };
     await test.docsbase.runJobs();
-    const done = (await api("GET", `/orgs/${org}/translations/${created.id}`)).body;
-    await api("PATCH", `/spaces/${space}/content/page/${first}`, { title: "Uno" });
+    const done = await client.getTranslation(translation);
+    await client.updatePage({ spaceId: space, pageId: first, body: { title: "Uno" } });
     engine.fail(true);
-    await api("POST", `/orgs/${org}/translations/${created.id}/run`);
+    await client.runTranslation(translation);
     await test.docsbase.runJobs();
-    const failed = (await api("GET", `/orgs/${org}/translations/${created.id}`)).body;
+    const failed = await client.getTranslation(translation);
     expect(failed.status).toBe("pending");
-    expect(failed.result.revision).toBe(done.result.revision);
+    expect(failed.result!.revision).toBe(done.result!.revision);
     expect(failed.stats).toEqual(done.stats);
-    const titles = (await api("GET", `/spaces/${created.result.space}/content`)).body.pages.map(
-      (p: any) => p.title,
-    );
+    const titles = (await client.getCurrentRevision(result)).pages.map((p) => p.title);
     expect(titles).toEqual(["[de] One"]);
     engine.fail(false);
     advance(60_000);
     await test.docsbase.runJobs();
-    const retried = (await api("GET", `/orgs/${org}/translations/${created.id}`)).body;
+    const retried = await client.getTranslation(translation);
     expect(retried.status).toBe("completed");
-    expect((await api("GET", `/spaces/${created.result.space}/content`)).body.pages[0].title).toBe(
-      "[de] Uno",
-    );
+    expect((await client.getCurrentRevision(result)).pages[0]!.title).toBe("[de] Uno");
   });
 
   it("validates its input, naming the field", async () => {
-    const { api, org, space } = await setup({ translator: fakeEngine().translator });
-    const post = (body: unknown) => api("POST", `/orgs/${org}/translations`, body);
-    let answer = await post({ language: "xx", source: { space, language: "en" } });
-    expect(answer.status).toBe(400);
-    expect(answer.body.error.message).toContain("body.language");
-    answer = await post({ language: "fr", source: { space: "nope", language: "en" } });
-    expect(answer.status).toBe(400);
-    expect(answer.body.error.message).toContain("body.source.space");
-    answer = await post({ language: "en", source: { space, language: "en" } });
-    expect(answer.status).toBe(400);
-    expect(answer.body.error.message).toContain("body.language");
+    const { client, org, space } = await setup({ translator: fakeEngine().translator });
+    const post = (body: CreateTranslationBody) => client.createTranslation({ organizationId: org, body });
+    const refused = (field: string) => ({ code: "bad_request", message: expect.stringContaining(field) });
+    // A language no client type allows: cast, for its validation message.
+    const xx = "xx" as CreateTranslationBody["language"];
+    await expect(post({ language: xx, source: { space, language: "en" } })).rejects.toMatchObject(
+      refused("body.language"),
+    );
+    await expect(post({ language: "fr", source: { space: "nope", language: "en" } })).rejects.toMatchObject(
+      refused("body.source.space"),
+    );
+    await expect(post({ language: "en", source: { space, language: "en" } })).rejects.toMatchObject(
+      refused("body.language"),
+    );
     const huge = {
       object: "document",
       data: {},
@@ -270,9 +280,9 @@ describe("translations", () => {
         },
       ],
     };
-    answer = await post({ language: "fr", source: { space, language: "en" }, instructions: huge });
-    expect(answer.status).toBe(400);
-    expect(answer.body.error.message).toContain("body.instructions");
+    await expect(
+      post({ language: "fr", source: { space, language: "en" }, instructions: huge }),
+    ).rejects.toMatchObject(refused("body.instructions"));
   });
 
   it("lets admins manage, read members read, and hides everything from others", async () => {
