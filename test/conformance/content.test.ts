@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
 import { COVERAGE } from "./coverage.js";
-
-/** A 1x1 transparent PNG. */
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+import { PNG } from "../support/space-pages.js";
 
 describe.each(STORAGE_KINDS)("conformance: space and revision content (%s)", (kind) => {
   let h: Harness;

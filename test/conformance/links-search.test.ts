@@ -2,10 +2,7 @@ import { ContentReferenceStatus } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
 import { COVERAGE } from "./coverage.js";
-
-/** A 1x1 transparent PNG. */
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+import { PNG } from "../support/space-pages.js";
 
 describe.each(STORAGE_KINDS)("conformance: links, backlinks and search (%s)", (kind) => {
   let h: Harness;

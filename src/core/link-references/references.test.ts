@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import { spaceWithLogo } from "../../../test/support/space-pages.js";
 import { DerivedCache } from "../shared/cache.js";
 import { requireRevision } from "../content-tree/revisions.js";
 import type { World } from "../shared/world.js";
@@ -9,10 +10,6 @@ import { linkSites, remapReferences, renderLinks, storeLinks, type LinkAnswers }
 import type { ClientInput } from "../client.js";
 import type { ContentLocation } from "../links/present.js";
 import type { Operations } from "../operations.js";
-
-/** A 1x1 transparent PNG. */
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 /**
  * A space with a page that links to a target page (also to an anchor of it) and embeds a file:
@@ -25,18 +22,7 @@ const PNG =
 async function setup() {
   const w = await createWorkspace();
   const { client } = w;
-  const space = await w.space({ title: "Docs" });
-  /** A path of the space's content, for what only HTTP shows (a delete's 205). */
-  const content = (path: string) => `/spaces/${space}/content${path}`;
-  const create = async (title: string, markdown: string, parent?: string) =>
-    (await client.createPage({ spaceId: space, body: { title, markdown, ...(parent ? { parent } : {}) } }))
-      .id;
-  const logo = (
-    await client.uploadFile({
-      spaceId: space,
-      body: { name: "logo.png", contentType: "image/png", data: PNG },
-    })
-  ).id;
+  const { space, content, page: create, logo } = await spaceWithLogo(w);
   const guides = await create("Guides", "All the guides.");
   await create("Intro", "Hello.", guides);
   const target = await create("Target", "# Part\n\nThe target.");

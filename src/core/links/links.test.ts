@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import { spaceWithLogo } from "../../../test/support/space-pages.js";
 import type { ClientInput, ClientOutput } from "../client.js";
 import type { Operations } from "../operations.js";
-
-/** A 1x1 transparent PNG. */
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 /**
  * A space in the Git Sync layout:
@@ -19,18 +16,7 @@ const PNG =
 async function setup() {
   const w = await createWorkspace();
   const { client } = w;
-  const space = await w.space({ title: "Docs" });
-  /** A path of the space's content, for what only HTTP shows (a delete's 205). */
-  const content = (path: string) => `/spaces/${space}/content${path}`;
-  const page = async (title: string, markdown: string, parent?: string) =>
-    (await client.createPage({ spaceId: space, body: { title, markdown, ...(parent ? { parent } : {}) } }))
-      .id;
-  const logo = (
-    await client.uploadFile({
-      spaceId: space,
-      body: { name: "logo.png", contentType: "image/png", data: PNG },
-    })
-  ).id;
+  const { space, content, page, logo } = await spaceWithLogo(w);
   const guides = await page(
     "Guides",
     "Start with [installing](install.md) then [configure](./configure.md).",
