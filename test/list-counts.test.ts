@@ -321,16 +321,21 @@ describe("a page of a list", () => {
 });
 
 describe("content visibility", () => {
-  it("follows from the organization role alone, as lists assume", async () => {
+  it("follows from the organization role alone where nothing is granted, as lists assume", async () => {
     const levels: DefaultLevel[] = [...MEMBER_ROLES, null, "inherit"];
     for (const role of [...MEMBER_ROLES, null]) {
-      const membership = { role } as Membership;
+      const membership = { role, organization: { id: "o" }, member: { user: "u" } } as Membership;
       for (const level of levels) {
         for (const parentLevel of levels) {
           // The item sits in collection "c" whose own level is `parentLevel`, at the root.
           const parent = { id: "c", parent: "", defaultLevel: parentLevel };
-          const tx = { get: async (_table: unknown, id: string) => (id === "c" ? parent : undefined) };
+          // No team, no grant: every grant read finds nothing.
+          const tx = {
+            get: async (_table: unknown, id: string) => (id === "c" ? parent : undefined),
+            list: async () => [],
+          };
           const found = await contentRole(tx as unknown as ReadTransaction, membership, {
+            id: "s",
             defaultLevel: level,
             parent: "c",
           });

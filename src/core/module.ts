@@ -1,7 +1,9 @@
 import type { JobHandler } from "./jobs/schedule.js";
+import type { CollectionRecord } from "./collections/tables.js";
 import type { MemberRecord } from "./members/tables.js";
 import type { AnyOperation } from "./registry.js";
 import type { SpaceRecord } from "./spaces/tables.js";
+import type { TeamRecord } from "./teams/tables.js";
 import type { Lifecycle, World } from "./shared/world.js";
 import type { Table, WriteTransaction } from "./storage/port.js";
 import { type CountedRange, countersTable } from "./shared/counters.js";
@@ -35,6 +37,14 @@ export interface LifecycleHooks {
   readonly purgeSpace?: (tx: WriteTransaction, world: World, space: SpaceRecord) => Promise<void>;
   /** Drops what the member had in the organization (team memberships...). */
   readonly memberRemoved?: (tx: WriteTransaction, world: World, member: MemberRecord) => Promise<void>;
+  /** Drops what was on the collection, which goes for good (its spaces are only soft-deleted). */
+  readonly collectionDeleted?: (
+    tx: WriteTransaction,
+    world: World,
+    collection: CollectionRecord,
+  ) => Promise<void>;
+  /** Drops what was given to the team. */
+  readonly teamRemoved?: (tx: WriteTransaction, world: World, team: TeamRecord) => Promise<void>;
 }
 
 /** Declares a module; the identity function, there for type inference of its operation ids. */
@@ -109,6 +119,12 @@ export function assemble<const Ms extends readonly ResourceModule[]>(modules: Ms
     },
     async memberRemoved(tx, member) {
       for (const hook of hooks) await hook.memberRemoved?.(tx, world(), member);
+    },
+    async collectionDeleted(tx, collection) {
+      for (const hook of hooks) await hook.collectionDeleted?.(tx, world(), collection);
+    },
+    async teamRemoved(tx, team) {
+      for (const hook of hooks) await hook.teamRemoved?.(tx, world(), team);
     },
   });
   return {

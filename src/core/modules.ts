@@ -5,6 +5,7 @@ import { commentsModule } from "./comments/module.js";
 import { contentModule } from "./content/module.js";
 import { contentTreeModule } from "./content-tree/module.js";
 import { conversationsModule } from "./conversations/module.js";
+import { grantsModule } from "./grants/module.js";
 import { exportsModule } from "./exports/module.js";
 import { integrationsModule } from "./integrations/module.js";
 import { invitesModule } from "./invites/module.js";
@@ -38,6 +39,7 @@ export const MODULES = [
   membersModule,
   invitesModule,
   teamsModule,
+  grantsModule,
   collectionsModule,
   spacesModule,
   contentTreeModule,

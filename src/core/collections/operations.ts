@@ -139,7 +139,10 @@ export const deleteCollectionById = defineOperation({
     // Spaces are soft-deleted like DELETE /spaces/{id}; restoring one later puts it at the root.
     const { collections, spaces } = await subtree(scope.tx, scope.collection);
     for (const space of spaces) if (space.state === "live") await softDeleteSpace(scope.tx, scope, space);
-    for (const collection of collections) await scope.tx.delete(collectionsTable, collection.id);
+    for (const collection of collections) {
+      await scope.lifecycle.collectionDeleted(scope.tx, collection);
+      await scope.tx.delete(collectionsTable, collection.id);
+    }
     return deleted(true);
   },
 });

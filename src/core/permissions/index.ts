@@ -3,6 +3,11 @@ export { anyCaller, noToken, operatorOnly } from "./rules.js";
 export { requirePermission, type PermissionFlag } from "./refuse.js";
 export {
   contentRole,
+  contentStanding,
+  teamsOf,
+  userContentRole,
+  type Content,
+  type ContentStanding,
   effectiveDefaultLevel,
   findMembership,
   memberKey,

@@ -3,6 +3,8 @@ import { type CollectionRecord, collectionsTable } from "../collections/tables.j
 import { type MemberRecord, membersTable } from "../members/tables.js";
 import { type OrganizationRecord, organizationsTable } from "../organizations/tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
+import { type Grantee, grantKey, grantsTable } from "../grants/tables.js";
+import { teamMembersTable } from "../teams/tables.js";
 import { notFound, unauthorized } from "../shared/errors.js";
 import { strongest, type DefaultLevel, type Role } from "../shared/roles.js";
 import type { Caller, Context } from "../shared/world.js";
@@ -15,7 +17,9 @@ import type { Caller, Context } from "../shared/world.js";
  *   strongest of their organization role and the content's effective `defaultLevel`, which is the
  *   nearest level set on the content or its ancestor collections (`inherit` defers to the parent;
  *   `inherit` at the root and `null` grant nothing beyond the organization role).
- * - Guests have no access to content unless it is granted to them explicitly.
+ * - Grants to the member or their teams on the content or the collections above it raise that role
+ *   (see {@link resolveRole}).
+ * - Guests have no access to content unless it is granted to them or their teams explicitly.
  * - A non-member sees nothing of an organization: its objects answer 404, never 403.
  */
 
@@ -79,26 +83,105 @@ export async function effectiveDefaultLevel(
 }
 
 /**
- * Whether the member can view every collection and space of the organization, or none of them.
- * Visibility follows from the organization role alone: a non-guest's role is at least `read` and
- * default levels only ever raise it (see {@link contentRole}), and guests see nothing, per-content
- * grants not being modelled. Lists page their index by this one answer instead of checking each
- * record, so a page costs a page and `count` stays a counter (docs/api.md, "Lists"). Per-content
- * grants, when they come, need an index of the visible set by grantee, not a filter.
+ * Whether the member can view every collection and space of the organization. A non-guest's role
+ * is at least `read` and default levels and grants only ever raise it (see {@link resolveRole}), so
+ * their lists page their index by this one answer instead of checking each record: a page costs a
+ * page and `count` stays a counter (docs/api.md, "Lists"). A guest sees exactly what was granted to
+ * them or their teams, and what is inside a granted collection: their lists page through that set
+ * ({@link visibleContent}), built from the grants index by grantee, never by filtering a range.
  */
 export function viewsAllContent(membership: Membership): boolean {
   return membership.role !== null;
 }
 
-/** The caller's role on a collection or space of their organization. */
+/** A space or collection, as a role is resolved on it: the object and the collection above it. */
+export type Content = Pick<CollectionRecord | SpaceRecord, "id" | "defaultLevel" | "parent">;
+
+/** Who a role is resolved for: a member's user and organization role (null for a guest). */
+interface Resolved {
+  readonly organization: string;
+  readonly user: string;
+  readonly role: Role | null;
+}
+
+/** The ids of the teams `user` is in, in `organization`: the grantees beside the user. */
+export async function teamsOf(tx: ReadTransaction, organization: string, user: string): Promise<string[]> {
+  const memberships = await tx.list(teamMembersTable, { index: "byMember", where: [organization, user] });
+  return memberships.map((membership) => membership.team);
+}
+
+/**
+ * The one resolution of a member's role on a space or collection (DESIGN.md, "Permissions";
+ * docs/permissions.md): the strongest of
+ *
+ * - the organization role (an organization admin is admin everywhere, at once);
+ * - the content's effective `defaultLevel` (the nearest level set on it or the collections above
+ *   it; `inherit` at the root and `null` give nothing), for non-guests only;
+ * - the grants to the user or to one of their teams on the content itself and on every collection
+ *   above it (a collection's grants flow to everything inside it).
+ *
+ * A guest (organization role `null`) gets exactly what the grants give. The teams are read once;
+ * then each object of the chain costs its record and one point read per grantee (`grantKey`), so
+ * the cost follows the depth of the chain and the caller's teams, never the number of grants.
+ */
+async function resolveRole(tx: ReadTransaction, who: Resolved, content: Content): Promise<Role | null> {
+  if (who.role === "admin") return "admin";
+  const teams = await teamsOf(tx, who.organization, who.user);
+  const grantees: [Grantee, string][] = [
+    ["user", who.user],
+    ...teams.map((team): [Grantee, string] => ["team", team]),
+  ];
+  let best: Role | null = who.role;
+  let level = content.defaultLevel;
+  let current: Content | undefined = content;
+  // Collections nest; the visited set guards against a corrupt cycle.
+  const visited = new Set<string>();
+  while (current && !visited.has(current.id)) {
+    visited.add(current.id);
+    const object = current.id;
+    const grants = await Promise.all(
+      grantees.map(([kind, id]) => tx.get(grantsTable, grantKey(object, kind, id))),
+    );
+    best = strongest(best, ...grants.map((grant) => grant?.role));
+    if (best === "admin") return best;
+    if (!current.parent) break;
+    current = await tx.get(collectionsTable, current.parent);
+    if (current && level === "inherit") level = current.defaultLevel;
+  }
+  return who.role === null ? best : strongest(best, level === "inherit" ? null : level);
+}
+
+/** The caller's role on a collection or space of their organization (see {@link resolveRole}). */
 export async function contentRole(
   tx: ReadTransaction,
   membership: Membership,
-  content: Pick<CollectionRecord | SpaceRecord, "defaultLevel" | "parent">,
+  content: Content,
 ): Promise<Role | null> {
-  if (membership.role === "admin") return "admin";
-  if (membership.role === null) return null;
-  return strongest(membership.role, await effectiveDefaultLevel(tx, content.defaultLevel, content.parent));
+  return resolveRole(
+    tx,
+    { organization: membership.organization.id, user: membership.member.user, role: membership.role },
+    content,
+  );
+}
+
+/**
+ * Another user's role on a collection or space of `organizationId` (see {@link resolveRole}): null
+ * when they are not an enabled member of it.
+ *
+ * @example
+ * ```ts
+ * const role = await userContentRole(tx, space.organization, userId, space); // "edit"
+ * ```
+ */
+export async function userContentRole(
+  tx: ReadTransaction,
+  organizationId: string,
+  userId: string,
+  content: Content,
+): Promise<Role | null> {
+  const member = await tx.get(membersTable, memberKey(organizationId, userId));
+  if (!member || member.disabled) return null;
+  return resolveRole(tx, { organization: organizationId, user: userId, role: member.role }, content);
 }
 
 /** How a member stands toward a collection or space: their membership and their role on it. */
@@ -116,7 +199,7 @@ export async function contentStanding(
   tx: ReadTransaction,
   context: Context,
   organization: string,
-  content: Pick<CollectionRecord | SpaceRecord, "defaultLevel" | "parent"> | undefined,
+  content: Content | undefined,
 ): Promise<ContentStanding | undefined> {
   const membership = await findMembership(tx, context, organization);
   if (!membership) return undefined;

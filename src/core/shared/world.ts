@@ -1,6 +1,8 @@
+import type { CollectionRecord } from "../collections/tables.js";
 import type { ConversationAnalyzer } from "../conversations/analyzer.js";
 import type { MemberRecord } from "../members/tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
+import type { TeamRecord } from "../teams/tables.js";
 import type { Storage, WriteTransaction } from "../storage/port.js";
 import type { Translator } from "../translations/translator.js";
 
@@ -62,6 +64,10 @@ export interface Lifecycle {
   purgeSpace(tx: WriteTransaction, space: SpaceRecord): Promise<void>;
   /** A member left or was removed from an organization: each module drops what was theirs there. */
   memberRemoved(tx: WriteTransaction, member: MemberRecord): Promise<void>;
+  /** A collection is deleted (its spaces are soft-deleted): each module drops what was on it. */
+  collectionDeleted(tx: WriteTransaction, collection: CollectionRecord): Promise<void>;
+  /** A team is deleted: each module drops what was given to it. */
+  teamRemoved(tx: WriteTransaction, team: TeamRecord): Promise<void>;
 }
 
 /** Who is calling. `operator` is the bootstrap user allowed to manage users. */

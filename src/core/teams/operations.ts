@@ -158,9 +158,10 @@ export const removeTeamFromOrganizationById = defineOperation({
   // Not `onTeam`: deleting a team that does not exist answers 204, not 404.
   access: inOrganization("admin"),
   emptyStatuses: [204, 205],
-  async run({ tx, membership }, { params }) {
+  async run({ tx, membership, lifecycle }, { params }) {
     const team = await tx.get(teamsTable, params.teamId);
     if (!team || team.organization !== membership.organization.id) return deleted(false);
+    await lifecycle.teamRemoved(tx, team);
     await removeTeamMemberships(tx, team);
     await tx.delete(teamsTable, team.id);
     return deleted(true);
