@@ -141,6 +141,33 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
       .id;
     return { existing: { collectionId: collection }, missing: { collectionId: "none" } };
   },
+  async removeUserFromSpace(w) {
+    const spaceId = await w.newSpace("Shared");
+    await w.client.inviteToSpace({ spaceId, body: { role: "edit", users: [w.users.reader.id] } });
+    return { existing: { spaceId, userId: w.users.reader.id }, missing: { spaceId, userId: "none" } };
+  },
+  async removeTeamFromSpace(w) {
+    const spaceId = await w.newSpace("Shared");
+    const team = (await w.client.createOrganizationTeam({ organizationId: w.org, body: { title: "T" } })).id;
+    await w.client.inviteToSpace({ spaceId, body: { role: "edit", teams: [team] } });
+    return { existing: { spaceId, teamId: team }, missing: { spaceId, teamId: "none" } };
+  },
+  async removeUserFromCollection(w) {
+    const collectionId = (await w.client.createCollection({ organizationId: w.org, body: { title: "C" } }))
+      .id;
+    await w.client.inviteToCollection({ collectionId, body: { role: "edit", users: [w.users.reader.id] } });
+    return {
+      existing: { collectionId, userId: w.users.reader.id },
+      missing: { collectionId, userId: "none" },
+    };
+  },
+  async removeTeamFromCollection(w) {
+    const collectionId = (await w.client.createCollection({ organizationId: w.org, body: { title: "C" } }))
+      .id;
+    const team = (await w.client.createOrganizationTeam({ organizationId: w.org, body: { title: "T" } })).id;
+    await w.client.inviteToCollection({ collectionId, body: { role: "edit", teams: [team] } });
+    return { existing: { collectionId, teamId: team }, missing: { collectionId, teamId: "none" } };
+  },
   async deleteSpaceById(w) {
     // Deleted once, the space stays stored (restorable) and is judged by its own levels.
     return { existing: { spaceId: await w.newSpace("Gone") }, missing: { spaceId: "none" } };

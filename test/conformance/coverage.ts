@@ -4,6 +4,22 @@
  * test/coverage.test.ts checks that together they cover every reference operation of the registry.
  */
 export const COVERAGE = {
+  permissions: [
+    "inviteToSpace",
+    "listUserPermissionsInSpace",
+    "updateUserPermissionInSpace",
+    "removeUserFromSpace",
+    "listTeamPermissionsInSpace",
+    "updateTeamPermissionInSpace",
+    "removeTeamFromSpace",
+    "inviteToCollection",
+    "listUserPermissionsInCollection",
+    "updateUserPermissionInCollection",
+    "removeUserFromCollection",
+    "listTeamPermissionsInCollection",
+    "updateTeamPermissionInCollection",
+    "removeTeamFromCollection",
+  ],
   translations: [
     "listTranslations",
     "createTranslation",

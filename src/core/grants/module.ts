@@ -1,5 +1,6 @@
 import { defineModule } from "../module.js";
 import type { IndexValue, WriteTransaction } from "../storage/port.js";
+import { grantOperations } from "./operations.js";
 import { grantCounts, grantsTable } from "./tables.js";
 
 /** Deletes the grants of one range of an index of the grants table. */
@@ -19,7 +20,7 @@ async function dropGrants(
 export const grantsModule = defineModule({
   name: "grants",
   tables: [grantsTable],
-  operations: {},
+  operations: grantOperations,
   counts: grantCounts,
   hooks: {
     purgeSpace: (tx, _world, space) => dropGrants(tx, "byObject", [space.id]),
