@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { viewsAllContent } from "../permissions/membership.js";
+import { pageOfVisible, visibleContent } from "../permissions/visible.js";
 import { inOrganization } from "../permissions/organization.js";
 import { defineOperation, deleted } from "../registry.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
@@ -74,13 +75,18 @@ export const listCollectionsInOrganizationById = defineOperation({
     const { tx, membership } = scope;
     const organization = membership.organization.id;
     const nested = query.nested ?? true;
+    const present = (collection: CollectionRecord) => presentCollection(tx, scope, membership, collection);
+    if (!viewsAllContent(membership)) {
+      const { collections } = await visibleContent(tx, membership);
+      const listed = nested ? collections : collections.filter((collection) => collection.parent === "");
+      return pageOfVisible(listed, query, `collections:${organization}:${nested}`, present);
+    }
     return paginate<CollectionRecord, Collection>(tx, query, {
       table: collectionsTable,
       ...(nested
         ? { index: "byOrganization", where: [organization] }
         : { index: "byParent", where: [organization, ""] }),
-      visible: viewsAllContent(membership),
-      map: (collection) => presentCollection(tx, scope, membership, collection),
+      map: present,
     });
   },
 });
@@ -162,8 +168,8 @@ export const listSpacesInCollectionById = defineOperation({
     return paginate<SpaceRecord, Space>(tx, query, {
       table: spacesTable,
       index: "byParent",
+      // Whoever views a collection views every space in it (its roles flow down).
       where: [collection.organization, collection.id, "live"],
-      visible: viewsAllContent(membership),
       map: (space) => presentSpace(tx, scope, membership, space),
     });
   },

@@ -3,7 +3,8 @@ import { readableWithReaderToken } from "../permissions/reader-token.js";
 import { requireRevision, type Revision } from "../content-tree/revisions.js";
 import { defineOperation } from "../registry.js";
 import { onContent } from "../content/access.js";
-import { contentRole } from "../permissions/membership.js";
+import { contentRole, viewsAllContent } from "../permissions/membership.js";
+import { visibleContent } from "../permissions/visible.js";
 import { inOrganization } from "../permissions/organization.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
@@ -74,10 +75,10 @@ export const searchOrganizationContent = defineOperation({
   response: listOf(spaceResultSchema),
   async run(scope, { query }) {
     const { tx, membership } = scope;
-    const spaces = await tx.list(spacesTable, {
-      index: "byOrganization",
-      where: [membership.organization.id, "live"],
-    });
+    // A guest's spaces are the visible set their grants give, not the organization's.
+    const spaces = viewsAllContent(membership)
+      ? await tx.list(spacesTable, { index: "byOrganization", where: [membership.organization.id, "live"] })
+      : (await visibleContent(tx, membership)).spaces;
     const found: { space: SpaceRecord; content: Revision; score: number; hits: PageHit[] }[] = [];
     for (const space of spaces) {
       if (!spacePermissions(await contentRole(tx, membership, space), space).view) continue;

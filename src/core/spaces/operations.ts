@@ -7,6 +7,7 @@ import { inOrganization } from "../permissions/organization.js";
 import { requirePermission } from "../permissions/refuse.js";
 import { defineOperation } from "../registry.js";
 import { viewsAllContent } from "../permissions/membership.js";
+import { pageOfVisible, visibleContent } from "../permissions/visible.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { endPosition } from "../shared/positions.js";
 import { defaultLevel } from "../shared/roles.js";
@@ -164,12 +165,16 @@ export const listSpacesInOrganizationById = defineOperation({
   response: listOf(spaceSchema),
   async run(context, { query }) {
     const { tx, membership } = context;
+    const present = (space: SpaceRecord) => presentSpace(tx, context, membership, space);
+    if (!viewsAllContent(membership)) {
+      const { spaces } = await visibleContent(tx, membership);
+      return pageOfVisible(spaces, query, `spaces:${membership.organization.id}`, present);
+    }
     return paginate<SpaceRecord, Space>(tx, query, {
       table: spacesTable,
       index: "byOrganization",
       where: [membership.organization.id, "live"],
-      visible: viewsAllContent(membership),
-      map: (space) => presentSpace(tx, context, membership, space),
+      map: present,
     });
   },
 });

@@ -1,0 +1,75 @@
+import { type CollectionRecord, collectionsTable } from "../collections/tables.js";
+import { grantsTable } from "../grants/tables.js";
+import { type Page, type PageRequest, paginateSorted } from "../shared/pagination.js";
+import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
+import type { ReadTransaction } from "../storage/port.js";
+import { type Membership, teamsOf } from "./membership.js";
+
+/** The live spaces and the collections a member may view, each in its organization list's order. */
+export interface VisibleContent {
+  readonly spaces: readonly SpaceRecord[];
+  readonly collections: readonly CollectionRecord[];
+}
+
+const byPosition = (a: { position: string; id: string }, b: { position: string; id: string }) =>
+  a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+/**
+ * What a guest may view (see `viewsAllContent`): the spaces and collections granted to them or to
+ * one of their teams, and everything inside a granted collection, at any depth. Built from the
+ * grants index by grantee and the collections' children, so it costs what the guest was given,
+ * never a scan of the organization's content.
+ */
+export async function visibleContent(tx: ReadTransaction, membership: Membership): Promise<VisibleContent> {
+  const organization = membership.organization.id;
+  const user = membership.member.user;
+  const grants = [
+    ...(await tx.list(grantsTable, { index: "byGrantee", where: [organization, "user", user] })),
+  ];
+  for (const team of await teamsOf(tx, organization, user)) {
+    grants.push(...(await tx.list(grantsTable, { index: "byGrantee", where: [organization, "team", team] })));
+  }
+  const spaces = new Map<string, SpaceRecord>();
+  const collections = new Map<string, CollectionRecord>();
+  const pending: CollectionRecord[] = [];
+  const addCollection = (collection: CollectionRecord | undefined) => {
+    if (!collection || collection.organization !== organization || collections.has(collection.id)) return;
+    collections.set(collection.id, collection);
+    pending.push(collection);
+  };
+  const addSpace = (space: SpaceRecord | undefined) => {
+    if (space?.organization === organization && space.state === "live") spaces.set(space.id, space);
+  };
+  for (const grant of grants) {
+    if (grant.target === "space") addSpace(await tx.get(spacesTable, grant.object));
+    else addCollection(await tx.get(collectionsTable, grant.object));
+  }
+  for (let collection = pending.pop(); collection; collection = pending.pop()) {
+    const parent = [organization, collection.id];
+    for (const child of await tx.list(collectionsTable, { index: "byParent", where: parent }))
+      addCollection(child);
+    for (const space of await tx.list(spacesTable, { index: "byParent", where: [...parent, "live"] }))
+      addSpace(space);
+  }
+  return {
+    spaces: [...spaces.values()].sort(byPosition),
+    collections: [...collections.values()].sort(byPosition),
+  };
+}
+
+/**
+ * One page of a visible set, presented: the guests' side of a list whose members' side pages an
+ * index. `scope` binds the page tokens to the list.
+ */
+export async function pageOfVisible<R extends { position: string; id: string }, T>(
+  records: readonly R[],
+  request: PageRequest,
+  scope: string,
+  present: (record: R) => Promise<T>,
+): Promise<Page<T>> {
+  const page = paginateSorted(records, request, {
+    scope,
+    position: (record) => [record.position, record.id],
+  });
+  return { ...page, items: await Promise.all(page.items.map(present)) };
+}
