@@ -176,4 +176,21 @@ describe.each(STORAGE_KINDS)("conformance: change requests (%s)", (kind) => {
     expect(pages.pages.map((page) => (page as { slug?: string }).slug)).toEqual(["intro", "intro-2"]);
     expect(await statusOf(api.spaces.applyTemplateToSpace(space.id, { id: "missing" }))).toBe(400);
   });
+
+  it("lists the contributors of a change request", async () => {
+    const { api, space, write, intro, user } = await setup();
+    const { data: cr } = await api.spaces.createChangeRequest(space.id, { subject: "Edit" });
+    expect((await api.spaces.getContributorsByChangeRequestId(space.id, cr.id)).data.items).toEqual([]);
+    await write("PATCH", `/change-requests/${cr.id}/content/page/${intro.id}`, { markdown: "A" });
+    await api.spaces.postCommentInChangeRequest(space.id, cr.id, { body: { markdown: "Why?" } });
+    const { data: list } = await api.spaces.getContributorsByChangeRequestId(space.id, cr.id);
+    expect(list.items.map((item) => [item.user.id, item.actionType, item.count])).toEqual(
+      expect.arrayContaining([
+        [user.id, "edit", 1],
+        [user.id, "comment", 1],
+      ]),
+    );
+    expect(list.items).toHaveLength(2);
+    expect(await statusOf(api.spaces.getContributorsByChangeRequestId(space.id, "99"))).toBe(404);
+  });
 });

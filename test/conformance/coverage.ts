@@ -113,6 +113,7 @@ export const COVERAGE = {
     "getFileInChangeRequestById",
     "getPageInChangeRequestById",
     "getPageInChangeRequestByPath",
+    "getContributorsByChangeRequestId",
     "applyTemplateToSpace",
   ],
   collections: [
