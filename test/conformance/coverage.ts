@@ -114,6 +114,7 @@ export const COVERAGE = {
     "getPageInChangeRequestById",
     "getPageInChangeRequestByPath",
     "getContributorsByChangeRequestId",
+    "getChangeRequestChanges",
     "applyTemplateToSpace",
   ],
   collections: [

@@ -13,6 +13,7 @@ import { onSpace } from "../spaces/access.js";
 import { spacePermissions } from "../spaces/permissions.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
+import { changesOperations } from "./changes.js";
 import { contributorOperations } from "./contributors.js";
 import { recordContribution } from "./contributions.js";
 import { mergeOperations } from "./merging.js";
@@ -223,4 +224,5 @@ export const changeRequestOperations = {
   listChangeRequestsForOrganization,
   ...mergeOperations,
   ...contributorOperations,
+  ...changesOperations,
 };
