@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import type { TestClient } from "../../testing/double.js";
+import { contributionsTable } from "./contributions.js";
 
 /** A workspace with a space holding one page, and a change request of it by the owner. */
 async function setup() {
@@ -122,5 +123,16 @@ describe("contributors of a change request", () => {
       code: "bad_request",
       message: expect.stringContaining("limit"),
     });
+  });
+
+  it("goes with its space when the space is purged", async () => {
+    const { test, client, owner, cr, page, spaceId, advance, stored } = await setup();
+    await client.updatePageInChangeRequest({ ...cr, pageId: page.id, body: { markdown: "b" } });
+    const key = `${cr.changeRequestId}:${owner.id}:edit`;
+    expect(await stored(contributionsTable, key)).toMatchObject({ count: 1 });
+    await client.deleteSpaceById({ spaceId });
+    advance(7 * 24 * 3600 * 1000);
+    expect(await test.docsbase.runJobs()).toBe(1);
+    expect(await stored(contributionsTable, key)).toBeUndefined();
   });
 });
