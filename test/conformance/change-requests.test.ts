@@ -176,4 +176,61 @@ describe.each(STORAGE_KINDS)("conformance: change requests (%s)", (kind) => {
     expect(pages.pages.map((page) => (page as { slug?: string }).slug)).toEqual(["intro", "intro-2"]);
     expect(await statusOf(api.spaces.applyTemplateToSpace(space.id, { id: "missing" }))).toBe(400);
   });
+
+  it("lists the contributors of a change request", async () => {
+    const { api, space, write, intro, user } = await setup();
+    const { data: cr } = await api.spaces.createChangeRequest(space.id, { subject: "Edit" });
+    expect((await api.spaces.getContributorsByChangeRequestId(space.id, cr.id)).data.items).toEqual([]);
+    await write("PATCH", `/change-requests/${cr.id}/content/page/${intro.id}`, { markdown: "A" });
+    await api.spaces.postCommentInChangeRequest(space.id, cr.id, { body: { markdown: "Why?" } });
+    const { data: list } = await api.spaces.getContributorsByChangeRequestId(space.id, cr.id);
+    expect(list.items.map((item) => [item.user.id, item.actionType, item.count])).toEqual(
+      expect.arrayContaining([
+        [user.id, "edit", 1],
+        [user.id, "comment", 1],
+      ]),
+    );
+    expect(list.items).toHaveLength(2);
+    expect(await statusOf(api.spaces.getContributorsByChangeRequestId(space.id, "99"))).toBe(404);
+  });
+
+  it("lists what a change request changes against its base", async () => {
+    const { api, space, write, intro } = await setup();
+    const { data: cr } = await api.spaces.createChangeRequest(space.id, { subject: "Edit" });
+    const inCr = `/change-requests/${cr.id}/content`;
+    await write("PATCH", `${inCr}/page/${intro.id}`, { title: "Introduction", markdown: "A" });
+    const added = await write("POST", `${inCr}/pages`, { title: "Setup", parent: intro.id });
+    const moved = await write("POST", `/content/pages`, { title: "Later" });
+    await write("PATCH", `/content/page/${moved.id}`, { markdown: "live" });
+    await api.spaces.updateChangeRequest(space.id, cr.id);
+    await write("PATCH", `${inCr}/page/${moved.id}`, { parent: intro.id });
+    const file = await write("POST", `${inCr}/files`, {
+      name: "a.txt",
+      contentType: "text/plain",
+      data: btoa("hi"),
+    });
+    await write("DELETE", `${inCr}/files/${file.id}`);
+    const other = await write("POST", `${inCr}/files`, {
+      name: "b.txt",
+      contentType: "text/plain",
+      data: btoa("hi"),
+    });
+    const { data } = await api.spaces.getChangeRequestChanges(space.id, cr.id);
+    expect(data.changes.map((change) => change.type)).toEqual([
+      "page_edited",
+      "page_created",
+      "page_moved",
+      "file_created",
+    ]);
+    expect(data.changes[0]).toMatchObject({
+      page: { id: intro.id, title: "Introduction" },
+      attributes: { title: { before: "Intro", after: "Introduction" } },
+    });
+    expect(data.changes[1]).toMatchObject({ page: { id: added.id, path: "intro/setup" } });
+    expect(data.changes[2]).toMatchObject({ parent: { after: { id: intro.id } } });
+    expect(data.changes[3]).toMatchObject({ file: { id: other.id, name: "b.txt" } });
+    const { data: limited } = await api.spaces.getChangeRequestChanges(space.id, cr.id, { limit: 1 });
+    expect([limited.changes.length, limited.more]).toEqual([1, 3]);
+    expect(await statusOf(api.spaces.getChangeRequestChanges(space.id, "99"))).toBe(404);
+  });
 });

@@ -129,6 +129,8 @@ export const COVERAGE = {
     "getFileInChangeRequestById",
     "getPageInChangeRequestById",
     "getPageInChangeRequestByPath",
+    "getContributorsByChangeRequestId",
+    "getChangeRequestChanges",
     "applyTemplateToSpace",
   ],
   collections: [

@@ -26,7 +26,10 @@ export const referenceAjv = new Ajv({ strict: false, allErrors: true });
 addFormats(referenceAjv);
 // Formats the reference uses beyond JSON Schema's: accepted as plain strings or numbers.
 for (const format of ["emoji", "icon", "byte", "int32"]) referenceAjv.addFormat(format, () => true);
-referenceAjv.addSchema(nullableToJsonSchema(structuredClone(referenceSpec)) as object, "reference");
+referenceAjv.addSchema(
+  withSatisfiableEditAttributes(nullableToJsonSchema(structuredClone(referenceSpec)) as ReferenceSpec),
+  "reference",
+);
 
 /** A validator for one schema of the reference's `components.schemas`. */
 export const referenceSchema = (name: string) =>
@@ -45,4 +48,19 @@ function nullableToJsonSchema(node: unknown): unknown {
   delete object["nullable"];
   if (typeof object["type"] === "string") return { ...object, type: [object["type"], "null"] };
   return { anyOf: [object, { type: "null" }] };
+}
+
+/**
+ * The reference types a `page_edited` change's `attributes` as a `oneOf` of the document, group and
+ * link attribute schemas, which all accept any object with one property or more (none of them
+ * forbids other properties): every value matches all three, so no answer could pass `oneOf`.
+ * Validated as `anyOf`, what the reference means (one of the three, by the kind of page).
+ */
+function withSatisfiableEditAttributes(spec: ReferenceSpec): ReferenceSpec {
+  type Schema = { properties: Record<string, { oneOf?: unknown; anyOf?: unknown }> };
+  const { schemas } = spec.components as unknown as { schemas: Record<string, Schema> };
+  const attributes = schemas["RevisionSemanticChangePageEdited"]!.properties["attributes"]!;
+  attributes.anyOf = attributes.oneOf;
+  delete attributes.oneOf;
+  return spec;
 }

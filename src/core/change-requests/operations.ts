@@ -13,6 +13,9 @@ import { onSpace } from "../spaces/access.js";
 import { spacePermissions } from "../spaces/permissions.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
+import { changesOperations } from "./changes.js";
+import { contributorOperations } from "./contributors.js";
+import { recordContribution } from "./contributions.js";
 import { mergeOperations } from "./merging.js";
 import { nextNumber, saveChangeRequest } from "./records.js";
 import { presentChangeRequest } from "./present.js";
@@ -73,11 +76,13 @@ export const createChangeRequest = defineOperation({
       updatedAt: now,
       revision,
       revisionInitial: initial.record.id,
-      contributors: [],
+      contributors: body.template ? [requireCaller(scope).userId] : [],
       requestedReviewers: [],
       comments: 0,
     };
     const updated = await saveChangeRequest(tx, space, record, undefined);
+    // A template's pages are the creator's first edit.
+    if (body.template) await recordContribution(tx, scope, record.id, record.createdBy, "edit");
     return presentChangeRequest(tx, scope, record, updated);
   },
 });
@@ -218,4 +223,6 @@ export const changeRequestOperations = {
   listChangeRequestsForSpace,
   listChangeRequestsForOrganization,
   ...mergeOperations,
+  ...contributorOperations,
+  ...changesOperations,
 };

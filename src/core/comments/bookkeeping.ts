@@ -1,4 +1,6 @@
+import { recordContribution } from "../change-requests/contributions.js";
 import { nextSequence } from "../shared/sequence.js";
+import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import {
   type CommentRecord,
@@ -143,6 +145,20 @@ export async function countPosts(
         posts,
       };
   await tx.put(commentersTable, record);
+}
+
+/**
+ * Counts a new post (comment or reply) of `user`: among the thread's commenters and, in a change
+ * request, as one of their `comment` contributions (change-requests/contributions.ts).
+ */
+export async function countNewPost(
+  tx: WriteTransaction,
+  world: Pick<World, "clock">,
+  thread: Thread,
+  user: string,
+): Promise<void> {
+  await countPosts(tx, thread, user, 1);
+  if (thread.changeRequestId) await recordContribution(tx, world, thread.changeRequestId, user, "comment");
 }
 
 /** Removes a comment with its replies, and uncounts their posts. */

@@ -6,7 +6,7 @@ import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { nextSequence } from "../shared/sequence.js";
 import type { IndexValue } from "../storage/port.js";
 import { onComment, onCommentIfPresent, onThread } from "./access.js";
-import { applyEdits, applyResolution, countPosts, removeComment } from "./bookkeeping.js";
+import { applyEdits, applyResolution, countNewPost, removeComment } from "./bookkeeping.js";
 import { changeRequestFamily, requirePage, spaceFamily, typed, type Family } from "./family.js";
 import { CommentPresenter } from "./present.js";
 import { postOperations } from "./posts.js";
@@ -95,7 +95,7 @@ function familyOperations<F extends Family>(family: F) {
         repliers: [],
       };
       await tx.put(commentsTable, record);
-      await countPosts(tx, thread, record.postedBy, 1);
+      await countNewPost(tx, scope, thread, record.postedBy);
       await addOpenComments(tx, thread, 1);
       return new CommentPresenter(tx, scope, thread).presentComment(record);
     },

@@ -4,7 +4,7 @@ import { listOf, paginate } from "../shared/pagination.js";
 import { nextSequence } from "../shared/sequence.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { onComment, onReply, onReplyIfPresent } from "./access.js";
-import { applyEdits, applyResolution, countPosts, recountReplies } from "./bookkeeping.js";
+import { applyEdits, applyResolution, countNewPost, countPosts, recountReplies } from "./bookkeeping.js";
 import { typed, type Family } from "./family.js";
 import { CommentPresenter } from "./present.js";
 import { postOperations } from "./posts.js";
@@ -96,7 +96,7 @@ export function replyOperations<F extends Family>(family: F) {
       };
       await tx.put(commentRepliesTable, record);
       await saveComment(tx, thread, comment, comment);
-      await countPosts(tx, thread, record.postedBy, 1);
+      await countNewPost(tx, scope, thread, record.postedBy);
       const format = "format" in query ? query.format : undefined;
       return new CommentPresenter(tx, scope, thread, format).presentReply(record);
     },

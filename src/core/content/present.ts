@@ -12,7 +12,8 @@ import { pageTree, type TreeNode } from "../content-tree/tree.js";
  * revisions. Page bodies appear as `markdown`, or as the JSON `document` when asked.
  */
 
-const DEFAULT_LAYOUT = {
+/** The layout of a page that sets none of its own (the reference `RevisionPageLayoutOptions`). */
+export const DEFAULT_LAYOUT = {
   width: "default",
   cover: true,
   coverSize: "hero",

@@ -1,3 +1,4 @@
+import { recordContribution } from "../change-requests/contributions.js";
 import { type ChangeRequestRecord, changeRequestsTable } from "../change-requests/tables.js";
 import { requireCaller } from "../permissions/membership.js";
 import { conflict, notFound } from "../shared/errors.js";
@@ -90,7 +91,8 @@ export interface Draft extends Context {
 
 /**
  * Commits `changes` on top of the draft's content and makes the new revision the head of the
- * space's live content or of the change request, whose contributors then include the caller.
+ * space's live content or of the change request, whose contributors then include the caller (and
+ * count this write as one of their edits, change-requests/contributions.ts).
  */
 export async function commitDraft(draft: Draft, changes: ContentChanges): Promise<Revision> {
   const { tx, space, changeRequest, content } = draft;
@@ -111,5 +113,6 @@ export async function commitDraft(draft: Draft, changes: ContentChanges): Promis
       : [...changeRequest.contributors, caller.userId],
   };
   await tx.put(changeRequestsTable, updated);
+  await recordContribution(tx, draft, changeRequest.id, caller.userId, "edit");
   return next;
 }
