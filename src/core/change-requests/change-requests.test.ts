@@ -151,16 +151,15 @@ describe("change requests", () => {
     // Contributors are those who wrote content in the change request.
     await editor.client.createPageInChangeRequest({ ...cr(mine[0]!.id), body: { title: "By editor" } });
     expect(await numbers({ contributor: editor.userId })).toEqual([1]);
-    // Reviewers and clusters are stored on the record; they filter as well.
+    // Requested reviewers filter; clusters are stored on the record and filter as well.
+    const reviewer = await member("review");
+    await client.requestReviewersForChangeRequest({ ...cr(mine[1]!.id), body: { users: [reviewer.userId] } });
     await storage.write(async (tx) => {
       const record = (await tx.get(changeRequestsTable, mine[1]!.id))!;
-      await tx.put(changeRequestsTable, {
-        ...record,
-        requestedReviewers: [editor.userId],
-        conversationsIssuesCluster: "c1",
-      });
+      await tx.put(changeRequestsTable, { ...record, conversationsIssuesCluster: "c1" });
     });
-    expect(await numbers({ requestedReviewer: editor.userId })).toEqual([2]);
+    expect(await numbers({ requestedReviewer: reviewer.userId })).toEqual([2]);
+    expect(await numbers({ requestedReviewer: editor.userId })).toEqual([]);
     expect(await numbers({ conversationsIssuesCluster: "c1" })).toEqual([2]);
     expect((await client.getChangeRequestById(cr(2))).conversationsIssuesCluster).toBe("c1");
 

@@ -1,16 +1,35 @@
 import { defineModule } from "../module.js";
 import { changeRequestOperations } from "./operations.js";
+import { requestedReviewersTable, reviewsTable } from "./review-tables.js";
+import { reviewerOperations } from "./reviewers.js";
+import { reviewOperations } from "./reviews.js";
 import { changeRequestsTable } from "./tables.js";
 
-/** Change requests: review, update from the space, merge. Purging a space removes its change requests. */
+/**
+ * Change requests: review, update from the space, merge. Purging a space removes its change
+ * requests, their reviews and their requested reviewers. A member who leaves the organization is
+ * no longer asked to review anything there; their reviews stay, as history.
+ */
 export const changeRequestsModule = defineModule({
   name: "change-requests",
-  tables: [changeRequestsTable],
-  operations: changeRequestOperations,
+  tables: [changeRequestsTable, reviewsTable, requestedReviewersTable],
+  operations: { ...changeRequestOperations, ...reviewOperations, ...reviewerOperations },
   hooks: {
     async purgeSpace(tx, _world, space) {
       const all = await tx.list(changeRequestsTable, { index: "bySpaceNumber", where: [space.id] });
       for (const changeRequest of all) await tx.delete(changeRequestsTable, changeRequest.id);
+      for (const review of await tx.list(reviewsTable, { index: "bySpace", where: [space.id] })) {
+        await tx.delete(reviewsTable, review.id);
+      }
+      const requests = await tx.list(requestedReviewersTable, { index: "bySpace", where: [space.id] });
+      for (const request of requests) await tx.delete(requestedReviewersTable, request.key);
+    },
+    async memberRemoved(tx, _world, member) {
+      const requests = await tx.list(requestedReviewersTable, {
+        index: "byOrganizationUser",
+        where: [member.organization, member.user],
+      });
+      for (const request of requests) await tx.delete(requestedReviewersTable, request.key);
     },
   },
 });

@@ -15,6 +15,7 @@ import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { mergeOperations } from "./merging.js";
 import { nextNumber, saveChangeRequest } from "./records.js";
+import { isRequestedReviewer } from "./reviewers.js";
 import { presentChangeRequest } from "./present.js";
 import { UserPresenter } from "../users/present.js";
 import {
@@ -74,7 +75,6 @@ export const createChangeRequest = defineOperation({
       revision,
       revisionInitial: initial.record.id,
       contributors: [],
-      requestedReviewers: [],
       comments: 0,
     };
     const updated = await saveChangeRequest(tx, space, record, undefined);
@@ -125,15 +125,21 @@ export const updateChangeRequestById = defineOperation({
 
 type Filters = { [K in keyof typeof changeRequestFilters]?: z.output<(typeof changeRequestFilters)[K]> };
 
-/** The filters other than `status`, or undefined when none is set (so counting stays indexed). */
-function filterOf(query: Filters): ((record: ChangeRequestRecord) => boolean) | undefined {
+/**
+ * The filters other than `status`, or undefined when none is set (so counting stays indexed).
+ * `requestedReviewer` reads the change request's requested reviewers (reviewers.ts).
+ */
+function filterOf(
+  tx: ReadTransaction,
+  query: Filters,
+): ((record: ChangeRequestRecord) => Promise<boolean>) | undefined {
   const { creator, contributor, requestedReviewer, conversationsIssuesCluster } = query;
   if (!creator && !contributor && !requestedReviewer && !conversationsIssuesCluster) return undefined;
-  return (record) =>
+  return async (record) =>
     (!creator || record.createdBy === creator) &&
     (!contributor || record.contributors.includes(contributor)) &&
-    (!requestedReviewer || record.requestedReviewers.includes(requestedReviewer)) &&
-    (!conversationsIssuesCluster || record.conversationsIssuesCluster === conversationsIssuesCluster);
+    (!conversationsIssuesCluster || record.conversationsIssuesCluster === conversationsIssuesCluster) &&
+    (!requestedReviewer || (await isRequestedReviewer(tx, record, requestedReviewer)));
 }
 
 const listQuery = z.object({ ...pageQuery, ...changeRequestFilters });
@@ -151,7 +157,7 @@ export const listChangeRequestsForSpace = defineOperation({
   async run(scope, { query }) {
     const { tx, space } = scope;
     const users = new UserPresenter(tx, scope);
-    const filter = filterOf(query);
+    const filter = filterOf(tx, query);
     return paginate(tx, query, {
       table: changeRequestsTable,
       index: "bySpaceStatus",
@@ -195,7 +201,7 @@ export const listChangeRequestsForOrganization = defineOperation({
     const { tx, membership } = scope;
     const spaceOf = readableSpaces(tx, membership);
     const users = new UserPresenter(tx, scope);
-    const filter = filterOf(query);
+    const filter = filterOf(tx, query);
     return paginate(tx, query, {
       table: changeRequestsTable,
       index: "byOrganizationStatus",
@@ -204,7 +210,7 @@ export const listChangeRequestsForOrganization = defineOperation({
       // A guest reads none of the list; members see every live space, so only deleted spaces filter.
       visible: viewsAllContent(membership),
       filter: async (record: ChangeRequestRecord) =>
-        (!filter || filter(record)) && (await spaceOf(record.space)) !== undefined,
+        (!filter || (await filter(record))) && (await spaceOf(record.space)) !== undefined,
       map: async (record: ChangeRequestRecord) =>
         presentChangeRequest(tx, scope, record, (await spaceOf(record.space))!, users),
     });

@@ -1,4 +1,6 @@
-import { contentRole, findMembership, type Membership } from "../permissions/membership.js";
+import { membersTable } from "../members/tables.js";
+import { organizationsTable } from "../organizations/tables.js";
+import { contentRole, findMembership, memberKey, type Membership } from "../permissions/membership.js";
 import { notFound } from "../shared/errors.js";
 import { atLeast, type Role } from "../shared/roles.js";
 import type { Context } from "../shared/world.js";
@@ -34,6 +36,23 @@ export function spacePermissions(role: Role | null, space: Pick<SpaceRecord, "ed
     review: atLeast(role, "review"),
     installIntegration: admin,
   };
+}
+
+/**
+ * The role of user `userId` (not the caller) on `space`: what `contentRole` gives their membership
+ * of the space's organization; null when they are not an enabled member of it. Used to judge who
+ * may be asked to review a change request.
+ */
+export async function userSpaceRole(
+  tx: ReadTransaction,
+  space: Pick<SpaceRecord, "organization" | "defaultLevel" | "parent">,
+  userId: string,
+): Promise<Role | null> {
+  const member = await tx.get(membersTable, memberKey(space.organization, userId));
+  if (!member || member.disabled) return null;
+  const organization = await tx.get(organizationsTable, space.organization);
+  if (!organization) return null;
+  return contentRole(tx, { organization, member, role: member.role }, space);
 }
 
 export interface SpaceAccess {
