@@ -63,6 +63,22 @@ describe.each(STORAGE_KINDS)("conformance: reviews and requested reviewers (%s)"
     expect(read.id).toBe(review.id);
     expect(await statusOf(api.spaces.getChangeRequestReviewById(space.id, cr.id, "none"))).toBe(404);
 
+    // Merge rules: a changes-requested review blocks (403, nothing merged), a newer approval lets it through.
+    await api.spaces.updateSpaceById(space.id, {
+      mergeRules: { type: "rules", rules: [{ rule: "require_at_least_one_review" }] },
+    } as never);
+    await asReviewer.spaces.submitChangeRequestReview(space.id, cr.id, {
+      status: ChangeRequestReviewStatus.ChangesRequested,
+    });
+    expect(await statusOf(api.spaces.mergeChangeRequest(space.id, cr.id))).toBe(403);
+    expect((await api.spaces.getChangeRequestById(space.id, cr.id)).data.status).toBe("open");
+    await asReviewer.spaces.submitChangeRequestReview(space.id, cr.id, {
+      status: ChangeRequestReviewStatus.Approved,
+    });
+    expect((await api.spaces.mergeChangeRequest(space.id, cr.id)).data.result).toBe("merge");
+    const { data: all } = await api.spaces.getReviewsByChangeRequestId(space.id, cr.id, { outdated: true });
+    expect(all.items.map((item) => item.status)).toEqual(["approved", "changes-requested"]);
+
     const removed = await api.spaces.removeRequestedReviewerFromChangeRequest(space.id, cr.id, reviewer.id);
     expect(removed.status).toBe(205);
     const again = await api.spaces.removeRequestedReviewerFromChangeRequest(space.id, cr.id, reviewer.id);
