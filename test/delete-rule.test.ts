@@ -229,6 +229,16 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
       .id;
     return { existing: { ...at, commentReplyId: reply }, missing: { ...at, commentReplyId: "none" } };
   },
+  async removeRequestedReviewerFromChangeRequest(w) {
+    const reviewer = await w.test.createUser("Reviewer");
+    const invite = (
+      await w.client.createOrganizationInvite({ organizationId: w.org, body: { role: "review" } })
+    ).id;
+    await w.test.as(reviewer).joinOrganizationWithInvite({ organizationId: w.org, inviteId: invite });
+    const at = { spaceId: w.space, changeRequestId: w.changeRequest };
+    await w.client.requestReviewersForChangeRequest({ ...at, body: { users: [reviewer.id] } });
+    return { existing: { ...at, userId: reviewer.id }, missing: { ...at, userId: "none" } };
+  },
   async deleteSiteById(w) {
     return {
       existing: { organizationId: w.org, siteId: await w.newSite() },

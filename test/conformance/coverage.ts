@@ -216,6 +216,14 @@ export const COVERAGE = {
     "joinOrganization",
   ],
   pdf: ["getChangeRequestPDF"],
+  reviews: [
+    "submitChangeRequestReview",
+    "getReviewsByChangeRequestId",
+    "getChangeRequestReviewById",
+    "requestReviewersForChangeRequest",
+    "getRequestedReviewersByChangeRequestId",
+    "removeRequestedReviewerFromChangeRequest",
+  ],
   spaces: [
     "createSpace",
     "getSpaceById",

@@ -100,6 +100,12 @@ export async function createFuzzFixture() {
   const crComment = (
     await api("POST", `/spaces/${space}/change-requests/${cr}/comments`, { body: { markdown: "c" } })
   ).id as string;
+  // A review needs a reviewer other than the author: the owner reviews a change request of the member's.
+  const memberCr = (await as(member.token)("POST", `/spaces/${space}/change-requests`, { subject: "M" }))
+    .id as string;
+  const review = (
+    await api("POST", `/spaces/${space}/change-requests/${memberCr}/reviews`, { status: "approved" })
+  ).id as string;
   const crReply = (
     await api("POST", `/spaces/${space}/change-requests/${cr}/comments/${crComment}/replies`, {
       body: { markdown: "r" },
@@ -187,7 +193,8 @@ export async function createFuzzFixture() {
     pagePath: ["guide", "guide/child", "draft"],
     fileId: [file.id as string, crFile.id as string],
     revisionId: [revision],
-    changeRequestId: [cr],
+    changeRequestId: [cr, memberCr],
+    reviewId: [review],
     commentId: [comment, crComment],
     commentReplyId: [reply, crReply],
     versionId: [download.at(-2) ?? "", specVersion],

@@ -151,16 +151,15 @@ describe("change requests", () => {
     // Contributors are those who wrote content in the change request.
     await editor.client.createPageInChangeRequest({ ...cr(mine[0]!.id), body: { title: "By editor" } });
     expect(await numbers({ contributor: editor.userId })).toEqual([1]);
-    // Reviewers and clusters are stored on the record; they filter as well.
+    // Requested reviewers filter; clusters are stored on the record and filter as well.
+    const reviewer = await member("review");
+    await client.requestReviewersForChangeRequest({ ...cr(mine[1]!.id), body: { users: [reviewer.userId] } });
     await storage.write(async (tx) => {
       const record = (await tx.get(changeRequestsTable, mine[1]!.id))!;
-      await tx.put(changeRequestsTable, {
-        ...record,
-        requestedReviewers: [editor.userId],
-        conversationsIssuesCluster: "c1",
-      });
+      await tx.put(changeRequestsTable, { ...record, conversationsIssuesCluster: "c1" });
     });
-    expect(await numbers({ requestedReviewer: editor.userId })).toEqual([2]);
+    expect(await numbers({ requestedReviewer: reviewer.userId })).toEqual([2]);
+    expect(await numbers({ requestedReviewer: editor.userId })).toEqual([]);
     expect(await numbers({ conversationsIssuesCluster: "c1" })).toEqual([2]);
     expect((await client.getChangeRequestById(cr(2))).conversationsIssuesCluster).toBe("c1");
 
@@ -193,12 +192,16 @@ describe("change requests", () => {
     const list = (as: TestClient, query: Query = {}) =>
       as.listChangeRequestsForOrganization({ organizationId: org, ...query });
     expect((await list(client)).items.map((cr) => cr.space)).toEqual([doomed, other, spaceId]);
-    // Change requests of a deleted space go with it; guests read no content.
+    // Change requests of a deleted space go with it; guests read no content but what they are granted.
     await client.deleteSpaceById({ spaceId: doomed });
     expect((await list(client)).items.map((cr) => cr.space)).toEqual([other, spaceId]);
     expect((await list(client, { status: "draft" })).count).toBe(1);
     expect((await list(reader.client)).count).toBe(2);
     expect(await list(guest.client)).toEqual({ count: 0, items: [] });
+    // A guest sees the change requests of the spaces a grant gives them, and only those.
+    await client.inviteToSpace({ spaceId: other, body: { role: "read", users: [guest.userId] } });
+    const granted = await list(guest.client);
+    expect([granted.count, granted.items.map((cr) => cr.space)]).toEqual([1, [other]]);
     const paged = await list(client, { limit: 1 });
     expect(paged.count).toBe(2);
     expect(paged.items[0]!.space).toBe(other);

@@ -6,6 +6,7 @@ import { defineOperation } from "../registry.js";
 import { conflict } from "../shared/errors.js";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
+import { requireMergeRules } from "./merge-rules.js";
 import { saveChangeRequest } from "./records.js";
 import { ancestorOf, changeRequestParams, mergeOutcomeSchema } from "./schemas.js";
 import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
@@ -18,6 +19,7 @@ import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
  * Both answer 200 `{revision, result}`. Edits that collide are not an error (DESIGN.md, "Errors
  * and bad input"): they answer `result: "conflicts"` with `conflicts: [{page | file, reason}]`, and
  * nothing changes. A merged or archived change request can be neither updated nor merged (409).
+ * A merge must also satisfy the space's merge rules (merge-rules.ts), or it answers 403.
  */
 
 type Outcome<R extends "update" | "merge"> = {
@@ -109,6 +111,8 @@ export const mergeChangeRequest = defineOperation({
   async run(scope): Promise<Outcome<"merge">> {
     const { tx, space, changeRequest } = scope;
     requireActive(changeRequest, "merged");
+    // Before anything is written: a refused merge changes nothing.
+    await requireMergeRules(scope);
     const result = await threeWayCommit(
       scope,
       space.id,

@@ -1,16 +1,20 @@
 import { defineModule } from "../module.js";
 import { contributionsTable } from "./contributions.js";
 import { changeRequestOperations } from "./operations.js";
+import { requestedReviewersTable, reviewsTable } from "./review-tables.js";
+import { reviewerOperations } from "./reviewers.js";
+import { reviewOperations } from "./reviews.js";
 import { changeRequestsTable } from "./tables.js";
 
 /**
  * Change requests: review, update from the space, merge. Purging a space removes its change
- * requests and their contributions.
+ * requests, their contributions, their reviews and their requested reviewers. A member who leaves
+ * the organization is no longer asked to review anything there; their reviews stay, as history.
  */
 export const changeRequestsModule = defineModule({
   name: "change-requests",
-  tables: [changeRequestsTable, contributionsTable],
-  operations: changeRequestOperations,
+  tables: [changeRequestsTable, contributionsTable, reviewsTable, requestedReviewersTable],
+  operations: { ...changeRequestOperations, ...reviewOperations, ...reviewerOperations },
   hooks: {
     async purgeSpace(tx, _world, space) {
       const all = await tx.list(changeRequestsTable, { index: "bySpaceNumber", where: [space.id] });
@@ -22,6 +26,18 @@ export const changeRequestsModule = defineModule({
         for (const contribution of contributions) await tx.delete(contributionsTable, contribution.key);
         await tx.delete(changeRequestsTable, changeRequest.id);
       }
+      for (const review of await tx.list(reviewsTable, { index: "bySpace", where: [space.id] })) {
+        await tx.delete(reviewsTable, review.id);
+      }
+      const requests = await tx.list(requestedReviewersTable, { index: "bySpace", where: [space.id] });
+      for (const request of requests) await tx.delete(requestedReviewersTable, request.key);
+    },
+    async memberRemoved(tx, _world, member) {
+      const requests = await tx.list(requestedReviewersTable, {
+        index: "byOrganizationUser",
+        where: [member.organization, member.user],
+      });
+      for (const request of requests) await tx.delete(requestedReviewersTable, request.key);
     },
   },
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { onChangeRequest } from "../content/access.js";
 import { commitRevision, requireRevision } from "../content-tree/revisions.js";
 import { templateChanges } from "../content/templates.js";
-import { contentRole, requireCaller, viewsAllContent, type Membership } from "../permissions/membership.js";
+import { contentRole, requireCaller, type Membership } from "../permissions/membership.js";
 import { inOrganization } from "../permissions/organization.js";
 import { defineOperation } from "../registry.js";
 import { conflict } from "../shared/errors.js";
@@ -18,6 +18,7 @@ import { contributorOperations } from "./contributors.js";
 import { recordContribution } from "./contributions.js";
 import { mergeOperations } from "./merging.js";
 import { nextNumber, saveChangeRequest } from "./records.js";
+import { isRequestedReviewer } from "./reviewers.js";
 import { presentChangeRequest } from "./present.js";
 import { UserPresenter } from "../users/present.js";
 import {
@@ -77,7 +78,6 @@ export const createChangeRequest = defineOperation({
       revision,
       revisionInitial: initial.record.id,
       contributors: body.template ? [requireCaller(scope).userId] : [],
-      requestedReviewers: [],
       comments: 0,
     };
     const updated = await saveChangeRequest(tx, space, record, undefined);
@@ -130,15 +130,21 @@ export const updateChangeRequestById = defineOperation({
 
 type Filters = { [K in keyof typeof changeRequestFilters]?: z.output<(typeof changeRequestFilters)[K]> };
 
-/** The filters other than `status`, or undefined when none is set (so counting stays indexed). */
-function filterOf(query: Filters): ((record: ChangeRequestRecord) => boolean) | undefined {
+/**
+ * The filters other than `status`, or undefined when none is set (so counting stays indexed).
+ * `requestedReviewer` reads the change request's requested reviewers (reviewers.ts).
+ */
+function filterOf(
+  tx: ReadTransaction,
+  query: Filters,
+): ((record: ChangeRequestRecord) => Promise<boolean>) | undefined {
   const { creator, contributor, requestedReviewer, conversationsIssuesCluster } = query;
   if (!creator && !contributor && !requestedReviewer && !conversationsIssuesCluster) return undefined;
-  return (record) =>
+  return async (record) =>
     (!creator || record.createdBy === creator) &&
     (!contributor || record.contributors.includes(contributor)) &&
-    (!requestedReviewer || record.requestedReviewers.includes(requestedReviewer)) &&
-    (!conversationsIssuesCluster || record.conversationsIssuesCluster === conversationsIssuesCluster);
+    (!conversationsIssuesCluster || record.conversationsIssuesCluster === conversationsIssuesCluster) &&
+    (!requestedReviewer || (await isRequestedReviewer(tx, record, requestedReviewer)));
 }
 
 const listQuery = z.object({ ...pageQuery, ...changeRequestFilters });
@@ -156,7 +162,7 @@ export const listChangeRequestsForSpace = defineOperation({
   async run(scope, { query }) {
     const { tx, space } = scope;
     const users = new UserPresenter(tx, scope);
-    const filter = filterOf(query);
+    const filter = filterOf(tx, query);
     return paginate(tx, query, {
       table: changeRequestsTable,
       index: "bySpaceStatus",
@@ -200,16 +206,16 @@ export const listChangeRequestsForOrganization = defineOperation({
     const { tx, membership } = scope;
     const spaceOf = readableSpaces(tx, membership);
     const users = new UserPresenter(tx, scope);
-    const filter = filterOf(query);
+    const filter = filterOf(tx, query);
     return paginate(tx, query, {
       table: changeRequestsTable,
       index: "byOrganizationStatus",
       where: [membership.organization.id, query.status ?? "open"],
       reverse: true,
-      // A guest reads none of the list; members see every live space, so only deleted spaces filter.
-      visible: viewsAllContent(membership),
+      // Members see every live space, so for them only deleted spaces filter; a guest sees the
+      // change requests of the spaces their grants give them (the same resolution, per space).
       filter: async (record: ChangeRequestRecord) =>
-        (!filter || filter(record)) && (await spaceOf(record.space)) !== undefined,
+        (!filter || (await filter(record))) && (await spaceOf(record.space)) !== undefined,
       map: async (record: ChangeRequestRecord) =>
         presentChangeRequest(tx, scope, record, (await spaceOf(record.space))!, users),
     });

@@ -26,7 +26,6 @@ export const changeRequestRecord = z.object({
   revisionMerged: z.string().optional(),
   /** Users who wrote content in the change request. */
   contributors: z.array(z.string()),
-  requestedReviewers: z.array(z.string()),
   comments: z.number(),
   /** Id of an associated conversations issues cluster (list filter). */
   conversationsIssuesCluster: z.string().optional(),

@@ -10,7 +10,7 @@ import {
   commentersTable,
   commentsTable,
 } from "./tables.js";
-import type { Thread } from "./thread.js";
+import { addOpenComments, type Thread } from "./thread.js";
 
 /**
  * Applies the edits common to comments and replies: a new body (which stamps `editedAt`) and
@@ -178,4 +178,41 @@ export async function removeComment(
   }
   for (const [user, count] of posts) await countPosts(tx, thread, user, -count);
   await tx.delete(commentsTable, comment.id);
+}
+
+/** Where a new comment points, beyond its thread, and what it says. */
+export type NewComment = Pick<CommentRecord, "markdown"> &
+  Partial<Pick<CommentRecord, "page" | "node" | "tableCell" | "review">>;
+
+/**
+ * Stores a new open comment of the caller in the thread, anchored in the thread's revision, and
+ * counts it: the caller's posts (commenters) and the thread's open comments. The one way a
+ * comment is created, by a post or by a change request review that carries one.
+ */
+export async function addComment(
+  tx: WriteTransaction,
+  world: World,
+  thread: Thread,
+  comment: NewComment,
+): Promise<CommentRecord> {
+  const { page, ...rest } = comment;
+  const record: CommentRecord = {
+    id: world.ids(),
+    space: thread.space,
+    changeRequest: thread.changeRequestId,
+    seq: await nextSequence(tx, thread.space),
+    status: "open",
+    page: page ?? "",
+    ...rest,
+    revision: thread.revision,
+    postedBy: thread.caller.userId,
+    postedAt: world.clock().toISOString(),
+    reactions: [],
+    replies: 0,
+    repliers: [],
+  };
+  await tx.put(commentsTable, record);
+  await countNewPost(tx, world, thread, record.postedBy);
+  await addOpenComments(tx, thread, 1);
+  return record;
 }

@@ -3,10 +3,9 @@ import { findMember } from "../members/access.js";
 import { memberSchema } from "../members/schemas.js";
 import { defineOperation, deleted, keyed } from "../registry.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
-import { nextSequence } from "../shared/sequence.js";
 import type { IndexValue } from "../storage/port.js";
 import { onComment, onCommentIfPresent, onThread } from "./access.js";
-import { applyEdits, applyResolution, countNewPost, removeComment } from "./bookkeeping.js";
+import { addComment, applyEdits, applyResolution, removeComment } from "./bookkeeping.js";
 import { changeRequestFamily, requirePage, spaceFamily, typed, type Family } from "./family.js";
 import { CommentPresenter } from "./present.js";
 import { postOperations } from "./posts.js";
@@ -77,26 +76,12 @@ function familyOperations<F extends Family>(family: F) {
     async run(scope, { body }) {
       const { tx, thread } = scope;
       if (body.page) await requirePage(tx, scope, thread, body.page);
-      const record: CommentRecord = {
-        id: scope.ids(),
-        space: thread.space,
-        changeRequest: thread.changeRequestId,
-        seq: await nextSequence(tx, thread.space),
-        status: "open",
-        page: body.page ?? "",
+      const record = await addComment(tx, scope, thread, {
+        markdown: body.body,
+        ...(body.page ? { page: body.page } : {}),
         ...(body.node ? { node: body.node } : {}),
         ...(body.tableCell ? { tableCell: body.tableCell } : {}),
-        revision: thread.revision,
-        postedBy: thread.caller.userId,
-        postedAt: scope.clock().toISOString(),
-        markdown: body.body,
-        reactions: [],
-        replies: 0,
-        repliers: [],
-      };
-      await tx.put(commentsTable, record);
-      await countNewPost(tx, scope, thread, record.postedBy);
-      await addOpenComments(tx, thread, 1);
+      });
       return new CommentPresenter(tx, scope, thread).presentComment(record);
     },
   });

@@ -59,6 +59,7 @@ export class CommentPresenter {
         ...(record.page ? { page: { id: record.page } } : {}),
         ...(record.node ? { node: { id: record.node } } : {}),
         ...(record.tableCell ? { tableCell: record.tableCell } : {}),
+        ...(record.review ? { review: record.review } : {}),
       },
       urls: { location },
       permissions: commentPermissions(this.thread, record.postedBy),

@@ -154,6 +154,7 @@ const commentFields = {
     page: z.object({ id: z.string() }).optional(),
     node: z.object({ id: z.string() }).optional(),
     tableCell: tableCellTarget.optional(),
+    review: z.string().optional(),
   }),
   urls: z.object({ location: url() }),
   permissions: commentPermissionsSchema,

@@ -21,6 +21,8 @@ export const commentRecord = z.object({
   page: z.string(),
   node: z.string().optional(),
   tableCell: z.object({ record: z.string(), definition: z.string() }).optional(),
+  /** The change request review this comment was posted with, if any. */
+  review: z.string().optional(),
   /** The revision of the content when the comment was posted. */
   revision: z.string(),
   postedBy: z.string(),

@@ -1,4 +1,4 @@
-import { contentRole, findMembership, type Membership } from "../permissions/membership.js";
+import { contentRole, findMembership, userContentRole, type Membership } from "../permissions/membership.js";
 import { notFound } from "../shared/errors.js";
 import { atLeast, type Role } from "../shared/roles.js";
 import type { Context } from "../shared/world.js";
@@ -34,6 +34,19 @@ export function spacePermissions(role: Role | null, space: Pick<SpaceRecord, "ed
     review: atLeast(role, "review"),
     installIntegration: admin,
   };
+}
+
+/**
+ * The role of user `userId` (not the caller) on `space` (`userContentRole`: the one resolution,
+ * grants included); null when they are not an enabled member of its organization. Used to judge who
+ * may be asked to review a change request.
+ */
+export function userSpaceRole(
+  tx: ReadTransaction,
+  space: Pick<SpaceRecord, "id" | "organization" | "defaultLevel" | "parent">,
+  userId: string,
+): Promise<Role | null> {
+  return userContentRole(tx, space.organization, userId, space);
 }
 
 export interface SpaceAccess {
