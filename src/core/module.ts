@@ -4,7 +4,7 @@ import type { MemberRecord } from "./members/tables.js";
 import type { AnyOperation } from "./registry.js";
 import type { SpaceRecord } from "./spaces/tables.js";
 import type { TeamRecord } from "./teams/tables.js";
-import type { Lifecycle, World } from "./shared/world.js";
+import type { Lifecycle, TransferredContent, World } from "./shared/world.js";
 import type { Table, WriteTransaction } from "./storage/port.js";
 import { type CountedRange, countersTable } from "./shared/counters.js";
 
@@ -45,6 +45,12 @@ export interface LifecycleHooks {
   ) => Promise<void>;
   /** Drops what was given to the team. */
   readonly teamRemoved?: (tx: WriteTransaction, world: World, team: TeamRecord) => Promise<void>;
+  /** Drops what named the old organization's members or teams on content that left it. */
+  readonly contentTransferred?: (
+    tx: WriteTransaction,
+    world: World,
+    content: TransferredContent,
+  ) => Promise<void>;
 }
 
 /** Declares a module; the identity function, there for type inference of its operation ids. */
@@ -125,6 +131,9 @@ export function assemble<const Ms extends readonly ResourceModule[]>(modules: Ms
     },
     async teamRemoved(tx, team) {
       for (const hook of hooks) await hook.teamRemoved?.(tx, world(), team);
+    },
+    async contentTransferred(tx, content) {
+      for (const hook of hooks) await hook.contentTransferred?.(tx, world(), content);
     },
   });
   return {

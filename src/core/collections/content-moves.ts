@@ -56,9 +56,15 @@ export interface MovableContent<
   readonly place: (record: Rec, parent: string, position: string, now: string) => Rec;
   readonly table: Table<Rec>;
   /**
-   * Stores the object, with whatever comes along, last in `organization`; returns it as stored.
+   * Stores the object, with whatever comes along, last in `organization`; returns it as stored and
+   * the ids of everything it carried (itself included).
    */
-  readonly carry: (tx: WriteTransaction, record: Rec, organization: string, now: string) => Promise<Rec>;
+  readonly carry: (
+    tx: WriteTransaction,
+    record: Rec,
+    organization: string,
+    now: string,
+  ) => Promise<{ readonly record: Rec; readonly carried: readonly string[] }>;
   readonly present: (
     tx: ReadTransaction,
     world: World,
@@ -149,12 +155,16 @@ export function contentMoves<
         );
       }
       await requireCreateAt(tx, target, "", `Transferring a ${kind}`);
-      const transferred = await content.carry(
+      const { record: transferred, carried } = await content.carry(
         tx,
         current,
         target.organization.id,
         scope.clock().toISOString(),
       );
+      // Grants named the old organization's members and teams: they go (docs/permissions.md).
+      for (const id of carried) {
+        await scope.lifecycle.contentTransferred(tx, { id, from: current.organization });
+      }
       return content.present(tx, scope, target, transferred);
     },
   });

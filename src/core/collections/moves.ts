@@ -45,14 +45,15 @@ type Nested =
 
 /**
  * Stores the collection and everything nested in it (deleted spaces too, so they stay restorable)
- * in `organization`, appended at its end in their current order; returns the collection as stored.
+ * in `organization`, appended at its end in their current order; returns the collection as stored
+ * and the ids of all it carried.
  */
 async function transferSubtree(
   tx: WriteTransaction,
   collection: CollectionRecord,
   organization: string,
   now: string,
-): Promise<CollectionRecord> {
+): Promise<{ record: CollectionRecord; carried: string[] }> {
   const { collections, spaces } = await subtree(tx, collection);
   const items: Nested[] = [
     ...collections.map((record) => ({ kind: "collection" as const, record })),
@@ -66,7 +67,7 @@ async function transferSubtree(
     const moved = await relocate(tx, item, organization, keys[index]!, now);
     if (moved.kind === "collection" && moved.record.id === collection.id) transferred = moved.record;
   }
-  return transferred;
+  return { record: transferred, carried: items.map((item) => item.record.id) };
 }
 
 /** Stores `item` in `organization` at `position`; a space's `updatedAt` becomes `now`. */

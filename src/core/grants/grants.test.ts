@@ -137,3 +137,32 @@ describe("grant operations", () => {
     expect((await guest.client.getSpaceById({ spaceId: space })).permissions.view).toBe(true);
   });
 });
+
+describe("grants and transfers", () => {
+  it("drops the grants on content, and on all it carries, when it changes organization", async () => {
+    const w = await createTypedWorkspace();
+    const { client } = w;
+    // A reader of both organizations, given admin on the content in the first one.
+    const reader = await w.member("read");
+    const other = await w.organization("Elsewhere");
+    await w.join(reader.userId, "read", other);
+    const shelf = await w.collection({ title: "Shelf" });
+    const inner = await w.space({ title: "Inner", parent: shelf });
+    const loose = await w.space({ title: "Loose" });
+    await client.inviteToCollection({ collectionId: shelf, body: { role: "admin", users: [reader.userId] } });
+    await client.inviteToSpace({ spaceId: inner, body: { role: "edit", users: [reader.userId] } });
+    await client.inviteToSpace({ spaceId: loose, body: { role: "admin", users: [reader.userId] } });
+    const adminOf = async (spaceId: string) =>
+      (await reader.client.getSpaceById({ spaceId })).permissions.admin;
+    expect([await adminOf(inner), await adminOf(loose)]).toEqual([true, true]);
+
+    await client.transferCollection({ collectionId: shelf, body: { organization: other } });
+    await client.transferSpace({ spaceId: loose, body: { organization: other } });
+    // In the new organization the reader has what it gives them: read.
+    expect([await adminOf(inner), await adminOf(loose)]).toEqual([false, false]);
+    const empty = { count: 0, items: [] };
+    expect(await client.listUserPermissionsInCollection({ collectionId: shelf })).toEqual(empty);
+    expect(await client.listUserPermissionsInSpace({ spaceId: inner })).toEqual(empty);
+    expect(await client.listUserPermissionsInSpace({ spaceId: loose })).toEqual(empty);
+  });
+});

@@ -28,5 +28,6 @@ export const grantsModule = defineModule({
     memberRemoved: (tx, _world, member) =>
       dropGrants(tx, "byGrantee", [member.organization, "user", member.user]),
     teamRemoved: (tx, _world, team) => dropGrants(tx, "byGrantee", [team.organization, "team", team.id]),
+    contentTransferred: (tx, _world, content) => dropGrants(tx, "byObject", [content.id]),
   },
 });

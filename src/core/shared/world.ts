@@ -68,6 +68,18 @@ export interface Lifecycle {
   collectionDeleted(tx: WriteTransaction, collection: CollectionRecord): Promise<void>;
   /** A team is deleted: each module drops what was given to it. */
   teamRemoved(tx: WriteTransaction, team: TeamRecord): Promise<void>;
+  /**
+   * A space or collection went to another organization (`from` is the one it left; each nested one
+   * is reported too): each module drops what named the old organization's members or teams on it.
+   */
+  contentTransferred(tx: WriteTransaction, content: TransferredContent): Promise<void>;
+}
+
+/** A space or collection that changed organization. */
+export interface TransferredContent {
+  readonly id: string;
+  /** The organization it left. */
+  readonly from: string;
 }
 
 /** Who is calling. `operator` is the bootstrap user allowed to manage users. */

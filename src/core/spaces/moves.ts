@@ -39,7 +39,7 @@ export const [moveSpace, transferSpace] = contentMoves({
       updatedAt: now,
     };
     await tx.put(spacesTable, moved);
-    return moved;
+    return { record: moved, carried: [moved.id] };
   },
   present: presentSpace,
 });
