@@ -2,17 +2,11 @@ import type { z } from "zod";
 import type { ChangeRequestScope } from "../content/access.js";
 import { documentToMarkdown } from "../document/index.js";
 import type { DocumentInput } from "../document/schema.js";
-import { standaloneMergeRules } from "../organizations/schemas.js";
+import { MERGE_EXPRESSION_RULES, standaloneMergeRules } from "../organizations/schemas.js";
 import { organizationsTable } from "../organizations/tables.js";
 import { requireCaller } from "../permissions/membership.js";
 import { forbidden } from "../shared/errors.js";
-import {
-  compileExpression,
-  evaluateTree,
-  ExpressionError,
-  type ExpressionRules,
-  type Key,
-} from "../shared/expression.js";
+import { compileExpression, evaluateTree, ExpressionError } from "../shared/expression.js";
 import type { Context } from "../shared/world.js";
 import { presentSpaceWith } from "../spaces/present.js";
 import type { SpaceRecord } from "../spaces/tables.js";
@@ -49,37 +43,6 @@ async function effectiveRules(tx: ReadTransaction, space: SpaceRecord): Promise<
     throw forbidden("The merge rules of this space are not valid: an admin must set them again");
   return parsed.data.type === "rules" ? parsed.data.rules : [];
 }
-
-const CONTEXT_NAMES = new Set(["space", "changeRequest", "reviews", "actor"]);
-const FORBIDDEN_KEYS = new Set(["constructor", "__proto__", "prototype"]);
-
-/**
- * `custom` expressions: JavaScript syntax over the reference's `MergeRulesEvaluationContext`, read
- * as the API presents each part. No call, no assignment, no code: the safe evaluator of
- * shared/expression.ts, on at most 1024 characters (`MAX_EXPRESSION_LENGTH`).
- */
-const CUSTOM_RULES: ExpressionRules = {
-  noun: "merge rule expression",
-  operators: new Set(["!", "==", "!=", "===", "!==", "<", "<=", ">", ">=", "&&", "||", "??", "?:", "+", "-"]),
-  literals: true,
-  computedKeys: "literal",
-  resolve(root, keys, refuse) {
-    if (root.name === undefined || !CONTEXT_NAMES.has(root.name)) {
-      return refuse(
-        root.at,
-        `${root.name === undefined ? "a read" : `unknown identifier "${root.name}"`}: the context holds space, changeRequest, reviews and actor`,
-        "unresolved",
-      );
-    }
-    const path: Key[] = [root.name];
-    for (const { key, at } of keys) {
-      if (typeof key === "string" && FORBIDDEN_KEYS.has(key)) refuse(at, `"${key}" cannot be read`);
-      path.push(key);
-    }
-    return path;
-  },
-  objects: "opaque",
-};
 
 /** The text of a description document (validated as one on input), or "" without one. */
 const descriptionText = (description: Record<string, unknown> | undefined) =>
@@ -179,7 +142,7 @@ async function evaluateCustom(
 ): Promise<boolean> {
   const { tx, space, changeRequest, permissions } = scope;
   try {
-    const tree = compileExpression(expression, CUSTOM_RULES);
+    const tree = compileExpression(expression, MERGE_EXPRESSION_RULES);
     const presenter = new ReviewPresenter(tx, scope, reviewThread(scope, scope));
     const context = {
       space: presentSpaceWith(scope, space, permissions),
@@ -187,7 +150,7 @@ async function evaluateCustom(
       reviews: await Promise.all(reviews.map((review) => presenter.presentReview(review))),
       actor: await new UserPresenter(tx, scope).presentUser(requireCaller(scope).userId),
     };
-    return Boolean(evaluateTree(tree, context, CUSTOM_RULES));
+    return Boolean(evaluateTree(tree, context, MERGE_EXPRESSION_RULES));
   } catch (error) {
     if (error instanceof ExpressionError) {
       throw forbidden(`Merge rule "custom" could not be evaluated: ${error.message}`);

@@ -18,6 +18,7 @@ import {
   organizationHostname,
   organizationSchema,
   organizationTitle,
+  refuseBadExpressions,
   standaloneMergeRules,
 } from "./schemas.js";
 import { presentOrganization, presentOrganizationWith } from "./present.js";
@@ -114,7 +115,7 @@ export const updateOrganizationById = defineOperation({
     sso: z.boolean().optional(),
     ai: z.boolean().optional(),
     inviteLinks: z.boolean().optional(),
-    mergeRules: standaloneMergeRules.optional(),
+    mergeRules: standaloneMergeRules.superRefine(refuseBadExpressions).optional(),
   }),
   response: organizationSchema,
   async run(scope, { body }) {

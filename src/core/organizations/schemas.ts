@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Membership } from "../permissions/membership.js";
 import { atLeast, memberRoleOrGuest } from "../shared/roles.js";
 import { boundedId, wellFormed } from "../shared/schema.js";
+import { compileExpression, ExpressionError, type ExpressionRules, type Key } from "../shared/expression.js";
 import { organizationPlan, organizationType } from "./tables.js";
 
 export const organizationTitle = z.string().trim().min(2).max(255).check(wellFormed());
@@ -40,11 +41,64 @@ const mergeRule = z.discriminatedUnion("rule", [
   }),
   z.object({ rule: z.literal("custom"), expression: z.string().max(1024) }),
 ]);
+const CONTEXT_NAMES = new Set(["space", "changeRequest", "reviews", "actor"]);
+const FORBIDDEN_KEYS = new Set(["constructor", "__proto__", "prototype"]);
+
+/**
+ * `custom` expressions: JavaScript syntax over the reference's `MergeRulesEvaluationContext`, read
+ * as the API presents each part. No call, no assignment, no code: the safe evaluator of
+ * shared/expression.ts, on at most 1024 characters (`MAX_EXPRESSION_LENGTH`).
+ */
+export const MERGE_EXPRESSION_RULES: ExpressionRules = {
+  noun: "merge rule expression",
+  operators: new Set(["!", "==", "!=", "===", "!==", "<", "<=", ">", ">=", "&&", "||", "??", "?:", "+", "-"]),
+  literals: true,
+  computedKeys: "literal",
+  resolve(root, keys, refuse) {
+    if (root.name === undefined || !CONTEXT_NAMES.has(root.name)) {
+      return refuse(
+        root.at,
+        `${root.name === undefined ? "a read" : `unknown identifier "${root.name}"`}: the context holds space, changeRequest, reviews and actor`,
+        "unresolved",
+      );
+    }
+    const path: Key[] = [root.name];
+    for (const { key, at } of keys) {
+      if (typeof key === "string" && FORBIDDEN_KEYS.has(key)) refuse(at, `"${key}" cannot be read`);
+      path.push(key);
+    }
+    return path;
+  },
+  objects: "opaque",
+};
+
 // Discriminated, so that an error inside the rules names its field rather than "Invalid input".
 export const standaloneMergeRules = z.discriminatedUnion("type", [
   z.object({ type: z.literal("rules"), rules: z.array(mergeRule).max(MAX_MERGE_RULES) }),
   z.object({ type: z.literal("none") }),
 ]);
+
+/**
+ * Refuses, at save, a `custom` rule whose expression does not compile, with the reason and the
+ * field (`rules.0.expression`), rather than at the first merge.
+ */
+export function refuseBadExpressions(
+  value: {
+    readonly type: string;
+    readonly rules?: readonly { readonly rule: string; readonly expression?: string }[];
+  },
+  context: z.RefinementCtx,
+): void {
+  for (const [index, rule] of (value.rules ?? []).entries()) {
+    if (rule.rule !== "custom" || rule.expression === undefined) continue;
+    try {
+      compileExpression(rule.expression, MERGE_EXPRESSION_RULES);
+    } catch (error) {
+      if (!(error instanceof ExpressionError)) throw error;
+      context.addIssue({ code: "custom", path: ["rules", index, "expression"], message: error.message });
+    }
+  }
+}
 
 export const organizationPermissionsSchema = z.object({
   view: z.boolean(),

@@ -18,6 +18,7 @@ import { moveSpace, transferSpace } from "./moves.js";
 import { onSpace } from "./access.js";
 import { sharedSpaceUrl } from "../sites/readers.js";
 import { insertSpace, visibilityUnder } from "./records.js";
+import { refuseBadExpressions } from "../organizations/schemas.js";
 import {
   spaceEmoji,
   spaceMergeRules,
@@ -121,7 +122,7 @@ export const updateSpaceById = defineOperation({
     title: spaceTitle.optional(),
     defaultLevel: defaultLevel.optional(),
     language: spaceLanguage.optional(),
-    mergeRules: spaceMergeRules.optional(),
+    mergeRules: spaceMergeRules.superRefine(refuseBadExpressions).optional(),
     /** `null` removes the emoji. */
     emoji: spaceEmoji.nullable().optional(),
     // Spaces have no icons yet: removing one (null) is a no-op, setting one is refused.
