@@ -198,6 +198,7 @@ export const COVERAGE = {
     "joinOrganization",
   ],
   pdf: ["getChangeRequestPDF"],
+  permissions_aggregate: ["listPermissionsAggregateInSpace", "listPermissionsAggregateInCollection"],
   spaces: [
     "createSpace",
     "getSpaceById",

@@ -1,6 +1,7 @@
 import { defineModule } from "../module.js";
 import type { IndexValue, WriteTransaction } from "../storage/port.js";
 import { grantCounts, grantsTable } from "./tables.js";
+import { aggregateOperations } from "./aggregates.js";
 
 /** Deletes the grants of one range of an index of the grants table. */
 async function dropGrants(
@@ -19,7 +20,7 @@ async function dropGrants(
 export const grantsModule = defineModule({
   name: "grants",
   tables: [grantsTable],
-  operations: {},
+  operations: { ...aggregateOperations },
   counts: grantCounts,
   hooks: {
     purgeSpace: (tx, _world, space) => dropGrants(tx, "byObject", [space.id]),

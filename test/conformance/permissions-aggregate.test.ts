@@ -1,0 +1,76 @@
+import { MemberRole } from "@gitbook/api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeGrants } from "../support/grants.js";
+import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
+import { COVERAGE } from "./coverage.js";
+
+describe.each(STORAGE_KINDS)("conformance: permissions aggregates (%s)", (kind) => {
+  let h: Harness;
+  let org: string;
+  let admin: { id: string; token: string };
+  let reader: { id: string; token: string };
+  let guest: { id: string; token: string };
+  beforeAll(async () => {
+    let now = Date.parse("2025-01-01T00:00:00Z");
+    h = await createHarness(kind, { clock: () => new Date((now += 1000)) });
+    admin = await h.test.createUser("Admin", `aggregate-admin-${kind}@acme.test`);
+    reader = await h.test.createUser("Reader", `aggregate-reader-${kind}@acme.test`);
+    guest = await h.test.createUser("Guest", `aggregate-guest-${kind}@acme.test`);
+    org = (await h.test.as(admin).createOrganization({ body: { title: "Aggregates" } })).id;
+    const api = h.client(admin.token);
+    await api.orgs.inviteUsersToOrganization(org, {
+      emails: [`aggregate-reader-${kind}@acme.test`, `aggregate-guest-${kind}@acme.test`],
+      role: MemberRole.Read,
+    });
+    // Accepting is a docsbase extension, outside the official client.
+    for (const user of [reader, guest]) {
+      const [invite] = (await h.test.as(user).listUserInvites()).items;
+      await h.test.as(user).acceptUserInvite({ invitationId: invite!.id });
+    }
+    await api.orgs.updateMemberInOrganizationById(org, guest.id, { role: null });
+  });
+  afterAll(async () => {
+    h.expectCovered(COVERAGE.permissions_aggregate);
+    h.expectConformant();
+    await h.close();
+  });
+
+  it("lists the holders of a space and a collection, with their resolved role", async () => {
+    const api = h.client(admin.token);
+    const { data: collection } = await api.orgs.createCollection(org, { title: "Guides" });
+    const { data: space } = await api.orgs.createSpace(org, { title: "Handbook", parent: collection.id });
+    // The grant operations are tested in their own file: the grant is stored directly here.
+    await storeGrants(h.storage, [
+      {
+        organization: org,
+        target: "collection",
+        object: collection.id,
+        kind: "user",
+        grantee: guest.id,
+        role: "edit",
+      },
+    ]);
+
+    const { data: holders } = await api.spaces.listPermissionsAggregateInSpace(space.id);
+    expect(holders.items.map((item) => [item.user.id, item.permission])).toEqual([
+      [admin.id, "admin"],
+      [guest.id, "edit"],
+      [reader.id, "read"],
+    ]);
+    const { data: editors } = await api.collections.listPermissionsAggregateInCollection(collection.id, {
+      role: MemberRole.Edit,
+    });
+    expect(editors.items.map((item) => item.user.id)).toEqual([guest.id]);
+    const { data: first } = await api.spaces.listPermissionsAggregateInSpace(space.id, { limit: 1 });
+    const { data: second } = await api.spaces.listPermissionsAggregateInSpace(space.id, {
+      limit: 1,
+      page: first.next!.page,
+    });
+    expect(second.items.map((item) => item.user.id)).toEqual([guest.id]);
+
+    expect(await statusOf(h.client(reader.token).spaces.listPermissionsAggregateInSpace(space.id))).toBe(403);
+    expect(
+      await statusOf(h.client(reader.token).collections.listPermissionsAggregateInCollection(collection.id)),
+    ).toBe(403);
+  });
+});
