@@ -198,7 +198,11 @@ export const COVERAGE = {
     "joinOrganization",
   ],
   pdf: ["getChangeRequestPDF"],
-  permissions_aggregate: ["listPermissionsAggregateInSpace", "listPermissionsAggregateInCollection"],
+  permissions_aggregate: [
+    "listPermissionsAggregateInSpace",
+    "listPermissionsAggregateInCollection",
+    "listPermissionsAggregateInSite",
+  ],
   spaces: [
     "createSpace",
     "getSpaceById",

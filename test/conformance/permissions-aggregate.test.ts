@@ -73,4 +73,30 @@ describe.each(STORAGE_KINDS)("conformance: permissions aggregates (%s)", (kind) 
       await statusOf(h.client(reader.token).collections.listPermissionsAggregateInCollection(collection.id)),
     ).toBe(403);
   });
+
+  it("lists the holders of a site, with the space or organization that gave each role", async () => {
+    const api = h.client(admin.token);
+    const { data: space } = await api.orgs.createSpace(org, { title: "Published" });
+    const { data: site } = await api.orgs.createSite(org, { title: "Docs" });
+    await api.orgs.addSpaceToSite(org, site.id, { spaceId: space.id });
+    await storeGrants(h.storage, [
+      {
+        organization: org,
+        target: "space",
+        object: space.id,
+        kind: "user",
+        grantee: reader.id,
+        role: "comment",
+      },
+    ]);
+
+    const { data: holders } = await api.orgs.listPermissionsAggregateInSite(org, site.id);
+    expect(holders.items.map((item) => [item.user.id, item.permission, item.origin])).toEqual([
+      [admin.id, "admin", { type: "organization", organization: org }],
+      [reader.id, "comment", { type: "space", space: space.id }],
+    ]);
+    expect(await statusOf(h.client(reader.token).orgs.listPermissionsAggregateInSite(org, site.id))).toBe(
+      403,
+    );
+  });
 });
