@@ -202,6 +202,7 @@ export const COVERAGE = {
     "listPermissionsAggregateInSpace",
     "listPermissionsAggregateInCollection",
     "listPermissionsAggregateInSite",
+    "listSpacesForOrganizationMember",
   ],
   spaces: [
     "createSpace",

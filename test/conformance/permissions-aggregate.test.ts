@@ -99,4 +99,38 @@ describe.each(STORAGE_KINDS)("conformance: permissions aggregates (%s)", (kind) 
       403,
     );
   });
+
+  it("lists the spaces a grant gives a member, and counts them on the member and the team", async () => {
+    const api = h.client(admin.token);
+    const { data: collection } = await api.orgs.createCollection(org, { title: "Team area" });
+    const { data: space } = await api.orgs.createSpace(org, { title: "Team space", parent: collection.id });
+    const { data: team } = await api.orgs.createOrganizationTeam(org, {
+      title: "Guests",
+      members: [guest.id],
+    });
+    await storeGrants(h.storage, [
+      {
+        organization: org,
+        target: "collection",
+        object: collection.id,
+        kind: "team",
+        grantee: team.id,
+        role: "review",
+      },
+    ]);
+
+    const { data: spaces } = await api.orgs.listSpacesForOrganizationMember(org, guest.id);
+    const listed = new Map(spaces.items.map((item) => [item.space.id, item.permission]));
+    expect(listed.get(space.id)).toBe("review");
+    const { data: asc } = await api.orgs.listSpacesForOrganizationMember(org, guest.id, {
+      order: "asc",
+      limit: 1,
+    });
+    expect(asc.items).toHaveLength(1);
+    expect((await api.orgs.getTeamInOrganizationById(org, team.id)).data.spaces).toBe(1);
+    expect((await api.orgs.getMemberInOrganizationById(org, guest.id)).data.spaces).toBe(spaces.count);
+    expect(await statusOf(h.client(guest.token).orgs.listSpacesForOrganizationMember(org, guest.id))).toBe(
+      403,
+    );
+  });
 });
