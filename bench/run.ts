@@ -24,6 +24,7 @@ import { createDatabase, startPostgres } from "../test/support/postgres-server.j
 import { benchContent } from "./content.js";
 import { benchHttpRatio } from "./http-ratio.js";
 import { benchLists } from "./lists.js";
+import { benchPermissions } from "./permissions.js";
 import { benchSearch } from "./search.js";
 import { benchInstances } from "./instances.js";
 
@@ -109,12 +110,14 @@ async function benchHttp(storage: "memory" | "sqlite" | { postgres: string }) {
 }
 
 const onlyPostgres = process.argv.includes("postgres");
-// `npm run bench -- content` (or lists, search, http): only the issue 8 figures of that part.
+// `npm run bench -- content` (or lists, search, http): only the issue 8 figures of that part;
+// `permissions`: issue 24's GET and search with 200 grants.
 const parts = {
   content: () => benchContent(directory),
   lists: benchLists,
   search: benchSearch,
   http: benchHttpRatio,
+  permissions: benchPermissions,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {

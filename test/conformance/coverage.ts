@@ -224,6 +224,12 @@ export const COVERAGE = {
     "getRequestedReviewersByChangeRequestId",
     "removeRequestedReviewerFromChangeRequest",
   ],
+  permissions_aggregate: [
+    "listPermissionsAggregateInSpace",
+    "listPermissionsAggregateInCollection",
+    "listPermissionsAggregateInSite",
+    "listSpacesForOrganizationMember",
+  ],
   spaces: [
     "createSpace",
     "getSpaceById",

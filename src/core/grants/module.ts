@@ -2,6 +2,7 @@ import { defineModule } from "../module.js";
 import type { IndexValue, WriteTransaction } from "../storage/port.js";
 import { grantOperations } from "./operations.js";
 import { grantCounts, grantsTable } from "./tables.js";
+import { aggregateOperations } from "./aggregates.js";
 
 /** Deletes the grants of one range of an index of the grants table. */
 async function dropGrants(
@@ -20,7 +21,7 @@ async function dropGrants(
 export const grantsModule = defineModule({
   name: "grants",
   tables: [grantsTable],
-  operations: grantOperations,
+  operations: { ...grantOperations, ...aggregateOperations },
   counts: grantCounts,
   hooks: {
     purgeSpace: (tx, _world, space) => dropGrants(tx, "byObject", [space.id]),

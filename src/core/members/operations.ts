@@ -9,6 +9,7 @@ import type { ReadTransaction } from "../storage/port.js";
 import { type MemberRecord, membersTable } from "./tables.js";
 import { usersTable } from "../users/tables.js";
 import { listTeamsForOrganizationMember } from "./teams.js";
+import { listSpacesForOrganizationMember } from "./spaces.js";
 import { findMember, keepAnAdmin, requireMember } from "./access.js";
 import { memberSchema, type Member } from "./schemas.js";
 import { MemberPresenter } from "./present.js";
@@ -143,4 +144,5 @@ export const memberOperations = {
   updateMemberInOrganizationById,
   removeMemberFromOrganizationById,
   listTeamsForOrganizationMember,
+  listSpacesForOrganizationMember,
 };

@@ -1,4 +1,5 @@
-import { contentRole, type Membership } from "../permissions/membership.js";
+import { grantedSpaces } from "../grants/reach.js";
+import { contentRole, type Membership, teamsOf } from "../permissions/membership.js";
 import { notFound } from "../shared/errors.js";
 import type { World } from "../shared/world.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
@@ -47,7 +48,12 @@ export class MemberPresenter {
 
   /** Live spaces of the organization on which `record` has a role (permissions/membership.ts rules). */
   private async countSpaces(record: MemberRecord): Promise<number> {
-    if (record.role === null) return 0; // Guests see no content unless granted explicitly.
+    // A guest has a role exactly where a grant to them or their teams reaches.
+    if (record.role === null) {
+      const teams = await teamsOf(this.tx, record.organization, record.user);
+      const grantees = [["user", record.user] as const, ...teams.map((team) => ["team", team] as const)];
+      return (await grantedSpaces(this.tx, record.organization, grantees)).length;
+    }
     this.spaces ??= this.tx.list(spacesTable, {
       index: "byOrganization",
       where: [record.organization, "live"],

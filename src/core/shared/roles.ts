@@ -20,6 +20,11 @@ export function atLeast(role: Role | null | undefined, minimum: Role): boolean {
   return role != null && RANK[role] >= RANK[minimum];
 }
 
+/** A role's strength: higher is stronger (read 1 ... admin 6); a sort key for lists by role. */
+export function roleRank(role: Role): number {
+  return RANK[role];
+}
+
 /** The strongest of several roles, or null when none is given. */
 export function strongest(...roles: (Role | null | undefined)[]): Role | null {
   let best: Role | null = null;

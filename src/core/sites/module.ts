@@ -2,6 +2,7 @@ import { defineModule } from "../module.js";
 import { adaptiveOperations } from "./adaptive-operations.js";
 import { groupOperations } from "./groups.js";
 import { orderOperations } from "./order.js";
+import { listPermissionsAggregateInSite } from "./permissions-aggregate.js";
 import { publishingAuthOperations } from "./publishing-auth.js";
 import { sectionOperations } from "./sections.js";
 import { shareLinkOperations } from "./share-links.js";
@@ -27,6 +28,7 @@ export const sitesModule = defineModule({
     ...adaptiveOperations,
     ...publishingAuthOperations,
     ...orderOperations,
+    listPermissionsAggregateInSite,
   },
   hooks: { purgeSpace: purgeSiteSpaces },
 });

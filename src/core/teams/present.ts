@@ -1,3 +1,4 @@
+import { grantedSpaces } from "../grants/reach.js";
 import type { OrganizationPermissions } from "../organizations/schemas.js";
 import type { Membership } from "../permissions/membership.js";
 import type { ReadTransaction } from "../storage/port.js";
@@ -26,9 +27,8 @@ export async function presentTeamWith(
     id: record.id,
     title: record.title,
     members: await tx.count(teamMembersTable, { index: "byTeam", where: [record.id] }),
-    // Teams hold no content permissions until the collection and space permission operations
-    // exist, so a team gives access to no space yet.
-    spaces: 0,
+    // The live spaces a grant to the team reaches, on them or a collection above them.
+    spaces: (await grantedSpaces(tx, record.organization, [["team", record.id]])).length,
     createdAt: record.createdAt,
     permissions,
   };
