@@ -162,3 +162,50 @@ describe("grants go with what they name, in the same transaction", () => {
     expect([...(await grantsOf(workspace, top)), ...(await grantsOf(workspace, nested))]).toEqual([]);
   });
 });
+
+describe("the worked example of docs/permissions.md", () => {
+  it("gives the roles of its table, and what leaving the team changes", async () => {
+    const w = await createTypedWorkspace();
+    // Ada is the owner (an organization admin).
+    const bo = await w.member("read");
+    const cy = await w.member("edit");
+    const gil = await w.member(null);
+    const partners = await team(w, [bo.userId, gil.userId]);
+    const handbook = await w.collection({ title: "Handbook" });
+    const policies = await w.collection({ title: "Policies", parent: handbook });
+    const travel = await w.space({ title: "Travel", parent: policies });
+    await w.client.updateCollectionById({ collectionId: policies, body: { defaultLevel: "comment" } });
+    // Through the grant operations, as a user would.
+    await w.client.inviteToCollection({
+      collectionId: handbook,
+      body: { role: "comment", teams: [partners] },
+    });
+    await w.client.inviteToSpace({ spaceId: travel, body: { role: "edit", users: [gil.userId] } });
+    const rows = async () => {
+      const row = async (user: string) =>
+        Promise.all([handbook, policies, travel].map((object) => roleOf(w, user, object)));
+      return {
+        ada: await row(w.owner.id),
+        bo: await row(bo.userId),
+        cy: await row(cy.userId),
+        gil: await row(gil.userId),
+      };
+    };
+    expect(await rows()).toEqual({
+      ada: ["admin", "admin", "admin"],
+      bo: ["comment", "comment", "comment"],
+      cy: ["edit", "edit", "edit"],
+      gil: ["comment", "comment", "edit"],
+    });
+    // Gil leaves Partners: his own grant stays, the team's goes; an outside space stays hidden.
+    await w.client.deleteMemberFromOrganizationTeamById({
+      organizationId: w.org,
+      teamId: partners,
+      userId: gil.userId,
+    });
+    expect((await rows()).gil).toEqual([null, null, "edit"]);
+    const outside = await w.space({ title: "Outside" });
+    expect(await roleOf(w, gil.userId, outside)).toBeNull();
+    expect(await roleOf(w, bo.userId, outside)).toBe("read");
+  });
+});
