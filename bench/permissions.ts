@@ -8,8 +8,8 @@
  * both alike (PERMISSIONS_ROUNDS, 10 by default). Median and p95 of each; the ratio is of the
  * medians. `npm run bench -- permissions`.
  *
- * The grants are written to the storage as the grant operations store them (test/support/grants.ts):
- * the figure is of the resolution reading them, not of granting.
+ * The grants are given through the grant operations before the rounds: the figure is of the
+ * resolution reading them, not of granting.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +19,6 @@ import { sqliteStorage } from "../src/adapters/sqlite/index.js";
 import { MEMBER_ROLES } from "../src/core/shared/roles.js";
 import type { Storage } from "../src/core/storage/port.js";
 import { createTestDocsbase } from "../src/testing/double.js";
-import { type GrantSpec, storeGrants } from "../test/support/grants.js";
 
 const BASE = "http://docsbase.test";
 const GRANTS = 200;
@@ -28,6 +27,8 @@ const ROUNDS = Number(process.env["PERMISSIONS_ROUNDS"] ?? 10);
 const GETS_PER_ROUND = 200;
 const SEARCHES_PER_ROUND = 50;
 const OTHER_TEAMS = 9;
+/** Members granted a role besides the caller: as many as one object's grants, so none repeats on it. */
+const OTHER_USERS = 40;
 const PAGES = 20;
 const WORDS = "permission grant collection space review merge handbook guide team member".split(" ");
 
@@ -68,6 +69,16 @@ async function benchOne(name: string, storage: Storage): Promise<void> {
   for (let i = 0; i < OTHER_TEAMS; i++) {
     others.push((await api("PUT", `/orgs/${org}/teams`, { title: `Team ${i}` }))["id"] as string);
   }
+  // A grant names a member: the other users join as guests, whose grants give them all they have.
+  const users: { id: string; token: string }[] = [];
+  for (let i = 0; i < OTHER_USERS; i++)
+    users.push(await test.createUser(`User ${i}`, `user${i}@${name}.bench`));
+  const emails = users.map((_, i) => ({ email: `user${i}@${name}.bench`, role: null }));
+  await api("POST", `/orgs/${org}/invites`, { emails });
+  for (const user of users) {
+    const [invited] = (await as(user.token)("GET", "/user/invites"))["items"];
+    await as(user.token)("POST", `/user/invites/${invited.id}/accept`);
+  }
 
   /** A space under `DEPTH` nested collections, with pages to search; the chain's ids, space last. */
   const chain = async (title: string): Promise<string[]> => {
@@ -88,19 +99,20 @@ async function benchOne(name: string, storage: Storage): Promise<void> {
   const plain = await chain("No grants");
   const granted = await chain("200 grants");
 
-  // 40 grants on each of the five objects: to other users (ids only: the resolution reads no
-  // grant but the caller's and their teams') and other teams, and one to the caller's team.
-  const grants: GrantSpec[] = [];
+  // 40 grants on each of the five objects: to other users and other teams, and one to the
+  // caller's team. The resolution reads no grant but the caller's and their teams'.
+  const granting = test.as(admin);
   for (let i = 0; i < GRANTS; i++) {
     const at = i % granted.length;
-    const object = granted[at]!;
-    const target = at === granted.length - 1 ? "space" : "collection";
-    const role = MEMBER_ROLES[i % MEMBER_ROLES.length]!;
-    if (i === 0) grants.push({ organization: org, target, object, kind: "team", grantee: team, role: "comment" });
-    else if (i % 4 === 0) grants.push({ organization: org, target, object, kind: "team", grantee: others[i % OTHER_TEAMS]!, role });
-    else grants.push({ organization: org, target, object, kind: "user", grantee: `user${i}`, role });
+    const role = i === 0 ? "comment" : MEMBER_ROLES[i % MEMBER_ROLES.length]!;
+    const grantee =
+      i === 0 ? { teams: [team] }
+      : i % 4 === 0 ? { teams: [others[i % OTHER_TEAMS]!] }
+      : { users: [users[Math.floor(i / granted.length)]!.id] };
+    const body = { role, ...grantee };
+    if (at === granted.length - 1) await granting.inviteToSpace({ spaceId: granted[at]!, body });
+    else await granting.inviteToCollection({ collectionId: granted[at]!, body });
   } // prettier-ignore
-  await storeGrants(storage, grants);
   const space = await read("GET", `/spaces/${granted.at(-1)}`);
   if (!space["permissions"].comment) throw new Error("The caller's team grant did not apply");
 

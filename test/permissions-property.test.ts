@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { grantsTable } from "../src/core/grants/tables.js";
 import { atLeast, type DefaultLevel, MEMBER_ROLES, type Role, strongest } from "../src/core/shared/roles.js";
-import { storeGrants } from "./support/grants.js";
 import { createWorkspace, type Requester, type Workspace } from "./support/workspace.js";
 
 /**
@@ -124,24 +123,20 @@ async function build(s: Scenario): Promise<Built> {
     await w.api("PATCH", `/spaces/${id}`, { defaultLevel: space.level });
     objects.push({ kind: "space", id, ...space });
   }
-  // The grant operations are written on another branch: the grants are stored directly, as they
-  // store them, so that this test proves the resolution and the lists on their own.
+  // Granted through the operations, in order, by the owner: each scenario exercises them too.
   const grants = s.grants
     .map((grant) => ({ ...grant, object: grant.object % objects.length }))
     .filter((grant) =>
       grant.kind === "user" ? grant.grantee < members.length : grant.grantee < teams.length,
     );
-  await storeGrants(
-    w.storage,
-    grants.map((grant) => ({
-      organization: w.org,
-      target: objects[grant.object]!.kind,
-      object: objects[grant.object]!.id,
-      kind: grant.kind,
-      grantee: grant.kind === "user" ? members[grant.grantee]!.id : teams[grant.grantee]!.id,
-      role: grant.role,
-    })),
-  );
+  for (const grant of grants) {
+    const object = objects[grant.object]!;
+    const grantee =
+      grant.kind === "user" ? { users: [members[grant.grantee]!.id] } : { teams: [teams[grant.grantee]!.id] };
+    const body = { role: grant.role, ...grantee };
+    if (object.kind === "space") await w.client.inviteToSpace({ spaceId: object.id, body });
+    else await w.client.inviteToCollection({ collectionId: object.id, body });
+  }
   // A later grant to the same grantee on the same object replaced the earlier one.
   const kept = new Map(grants.map((grant) => [`${grant.object}:${grant.kind}:${grant.grantee}`, grant]));
   return { w, members, teams, objects, grants: [...kept.values()] };

@@ -99,8 +99,6 @@ let databases = 0;
 
 export interface Harness {
   readonly test: TestDocsbase;
-  /** The harness's storage, for fixtures no reference operation can write. */
-  readonly storage: Storage;
   /** The official client, authenticated as the operator. */
   readonly api: GitBookAPI;
   /** The official client authenticated with another token. */
@@ -185,7 +183,6 @@ export async function createHarness(
 
   return {
     test,
-    storage,
     api: client(test.operatorToken),
     client,
     seen,

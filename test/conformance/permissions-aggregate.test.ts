@@ -1,6 +1,5 @@
 import { MemberRole } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeGrants } from "../support/grants.js";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
 import { COVERAGE } from "./coverage.js";
 
@@ -39,17 +38,7 @@ describe.each(STORAGE_KINDS)("conformance: permissions aggregates (%s)", (kind) 
     const api = h.client(admin.token);
     const { data: collection } = await api.orgs.createCollection(org, { title: "Guides" });
     const { data: space } = await api.orgs.createSpace(org, { title: "Handbook", parent: collection.id });
-    // The grant operations are tested in their own file: the grant is stored directly here.
-    await storeGrants(h.storage, [
-      {
-        organization: org,
-        target: "collection",
-        object: collection.id,
-        kind: "user",
-        grantee: guest.id,
-        role: "edit",
-      },
-    ]);
+    await api.collections.inviteToCollection(collection.id, { role: MemberRole.Edit, users: [guest.id] });
 
     const { data: holders } = await api.spaces.listPermissionsAggregateInSpace(space.id);
     expect(holders.items.map((item) => [item.user.id, item.permission])).toEqual([
@@ -79,16 +68,7 @@ describe.each(STORAGE_KINDS)("conformance: permissions aggregates (%s)", (kind) 
     const { data: space } = await api.orgs.createSpace(org, { title: "Published" });
     const { data: site } = await api.orgs.createSite(org, { title: "Docs" });
     await api.orgs.addSpaceToSite(org, site.id, { spaceId: space.id });
-    await storeGrants(h.storage, [
-      {
-        organization: org,
-        target: "space",
-        object: space.id,
-        kind: "user",
-        grantee: reader.id,
-        role: "comment",
-      },
-    ]);
+    await api.spaces.inviteToSpace(space.id, { role: MemberRole.Comment, users: [reader.id] });
 
     const { data: holders } = await api.orgs.listPermissionsAggregateInSite(org, site.id);
     expect(holders.items.map((item) => [item.user.id, item.permission, item.origin])).toEqual([
@@ -108,16 +88,7 @@ describe.each(STORAGE_KINDS)("conformance: permissions aggregates (%s)", (kind) 
       title: "Guests",
       members: [guest.id],
     });
-    await storeGrants(h.storage, [
-      {
-        organization: org,
-        target: "collection",
-        object: collection.id,
-        kind: "team",
-        grantee: team.id,
-        role: "review",
-      },
-    ]);
+    await api.collections.inviteToCollection(collection.id, { role: MemberRole.Review, teams: [team.id] });
 
     const { data: spaces } = await api.orgs.listSpacesForOrganizationMember(org, guest.id);
     const listed = new Map(spaces.items.map((item) => [item.space.id, item.permission]));

@@ -1,22 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { storeGrants } from "../../../test/support/grants.js";
-import { createTypedWorkspace, type TypedWorkspace } from "../../../test/support/workspace.js";
-import type { Grantee } from "./tables.js";
-import type { Role } from "../shared/roles.js";
-
-/** Grants `role` on a space or collection; the grant operations live elsewhere. */
-function grant(
-  workspace: TypedWorkspace,
-  target: "space" | "collection",
-  object: string,
-  kind: Grantee,
-  grantee: string,
-  role: Role,
-) {
-  return storeGrants(workspace.storage, [
-    { organization: workspace.org, target, object, kind, grantee, role },
-  ]);
-}
+import { createTypedWorkspace } from "../../../test/support/workspace.js";
 
 /** (user id, permission) pairs of a page, in order. */
 const pairs = (page: { items: readonly { permission: string; user: { id: string } }[] }) =>
@@ -35,8 +18,11 @@ describe("the permissions aggregate of a space and a collection", () => {
       organizationId: workspace.org,
       body: { title: "Writers", members: [reader.userId] },
     });
-    await grant(workspace, "collection", collection, "user", guest.userId, "comment");
-    await grant(workspace, "space", space, "team", team.id, "review");
+    await workspace.client.inviteToCollection({
+      collectionId: collection,
+      body: { role: "comment", users: [guest.userId] },
+    });
+    await workspace.client.inviteToSpace({ spaceId: space, body: { role: "review", teams: [team.id] } });
 
     const page = await workspace.client.listPermissionsAggregateInSpace({ spaceId: space });
     expect(page.count).toBe(4);
@@ -117,7 +103,10 @@ describe("the permissions aggregate of a space and a collection", () => {
     expect((await workspace.outsider("GET", collectionPath)).status).toBe(404);
 
     // A grant of admin on the collection makes the editor an admin of both.
-    await grant(workspace, "collection", collection, "user", editor.userId, "admin");
+    await workspace.client.inviteToCollection({
+      collectionId: collection,
+      body: { role: "admin", users: [editor.userId] },
+    });
     expect((await editor("GET", path)).status).toBe(200);
     expect((await editor("GET", collectionPath)).body.items).toContainEqual(
       expect.objectContaining({ permission: "admin", user: expect.objectContaining({ id: editor.userId }) }),

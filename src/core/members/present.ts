@@ -1,5 +1,5 @@
-import { grantedSpaces } from "../grants/reach.js";
-import { contentRole, type Membership, teamsOf } from "../permissions/membership.js";
+import { contentRole, type Membership } from "../permissions/membership.js";
+import { contentReachedBy, granteesOf } from "../permissions/visible.js";
 import { notFound } from "../shared/errors.js";
 import type { World } from "../shared/world.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
@@ -50,9 +50,8 @@ export class MemberPresenter {
   private async countSpaces(record: MemberRecord): Promise<number> {
     // A guest has a role exactly where a grant to them or their teams reaches.
     if (record.role === null) {
-      const teams = await teamsOf(this.tx, record.organization, record.user);
-      const grantees = [["user", record.user] as const, ...teams.map((team) => ["team", team] as const)];
-      return (await grantedSpaces(this.tx, record.organization, grantees)).length;
+      const grantees = await granteesOf(this.tx, record.organization, record.user);
+      return (await contentReachedBy(this.tx, record.organization, grantees)).spaces.length;
     }
     this.spaces ??= this.tx.list(spacesTable, {
       index: "byOrganization",

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { storeGrants } from "../../../test/support/grants.js";
 import { createTypedWorkspace } from "../../../test/support/workspace.js";
 
 describe("a member's spaces", () => {
@@ -20,11 +19,9 @@ describe("a member's spaces", () => {
       organizationId,
       body: { title: "Guests", members: [guest.userId] },
     });
-    await storeGrants(w.storage, [
-      { organization: organizationId, target: "collection", object: top, kind: "team", grantee: team.id, role: "comment" },
-      { organization: organizationId, target: "space", object: direct, kind: "user", grantee: guest.userId, role: "edit" },
-      { organization: organizationId, target: "space", object: deep, kind: "user", grantee: reader.userId, role: "review" },
-    ]); // prettier-ignore
+    await w.client.inviteToCollection({ collectionId: top, body: { role: "comment", teams: [team.id] } });
+    await w.client.inviteToSpace({ spaceId: direct, body: { role: "edit", users: [guest.userId] } });
+    await w.client.inviteToSpace({ spaceId: deep, body: { role: "review", users: [reader.userId] } });
 
     const page = await w.client.listSpacesForOrganizationMember({ organizationId, userId: guest.userId });
     // Newest first by default.

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { grantedSpaces } from "../grants/reach.js";
 import { inOrganization } from "../permissions/organization.js";
-import { contentRole, teamsOf } from "../permissions/membership.js";
+import { contentRole } from "../permissions/membership.js";
+import { contentReachedBy, granteesOf } from "../permissions/visible.js";
 import { defineOperation } from "../registry.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
 import { memberRole } from "../shared/roles.js";
@@ -31,13 +31,8 @@ export const listSpacesForOrganizationMember = defineOperation({
     const { tx, membership } = scope;
     const organization = membership.organization.id;
     const member = await requireMember(tx, organization, params.userId);
-    const teams = member.disabled ? [] : await teamsOf(tx, organization, member.user);
-    const spaces = member.disabled
-      ? []
-      : await grantedSpaces(tx, organization, [
-          ["user", member.user],
-          ...teams.map((team) => ["team", team] as const),
-        ]);
+    const grantees = member.disabled ? [] : await granteesOf(tx, organization, member.user);
+    const spaces = [...(await contentReachedBy(tx, organization, grantees)).spaces];
     const sign = query.order === "asc" ? 1 : -1;
     const time = (space: SpaceRecord) => sign * Date.parse(space.createdAt);
     spaces.sort((a, b) => time(a) - time(b) || (a.id < b.id ? -1 : 1));

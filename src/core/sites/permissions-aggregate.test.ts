@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { storeGrants } from "../../../test/support/grants.js";
 import { createTypedWorkspace } from "../../../test/support/workspace.js";
 
 describe("the permissions aggregate of a site", () => {
@@ -21,42 +20,15 @@ describe("the permissions aggregate of a site", () => {
       organizationId,
       body: { title: "T", members: [reader.userId] },
     });
-    await storeGrants(w.storage, [
-      // The reader's team gets review through the collection above the second space.
-      {
-        organization: organizationId,
-        target: "collection",
-        object: collection,
-        kind: "team",
-        grantee: team.id,
-        role: "review",
-      },
-      // A comment grant gives the editor nothing more than their organization role.
-      {
-        organization: organizationId,
-        target: "space",
-        object: first,
-        kind: "user",
-        grantee: editor.userId,
-        role: "comment",
-      },
-      {
-        organization: organizationId,
-        target: "space",
-        object: first,
-        kind: "user",
-        grantee: guest.userId,
-        role: "read",
-      },
-      {
-        organization: organizationId,
-        target: "space",
-        object: elsewhere,
-        kind: "user",
-        grantee: stranger.userId,
-        role: "admin",
-      },
-    ]);
+    // The reader's team gets review through the collection above the second space.
+    await w.client.inviteToCollection({
+      collectionId: collection,
+      body: { role: "review", teams: [team.id] },
+    });
+    // A comment grant gives the editor nothing more than their organization role.
+    await w.client.inviteToSpace({ spaceId: first, body: { role: "comment", users: [editor.userId] } });
+    await w.client.inviteToSpace({ spaceId: first, body: { role: "read", users: [guest.userId] } });
+    await w.client.inviteToSpace({ spaceId: elsewhere, body: { role: "admin", users: [stranger.userId] } });
 
     const page = await w.client.listPermissionsAggregateInSite({ organizationId, siteId });
     const byOrganization = { type: "organization", organization: organizationId };

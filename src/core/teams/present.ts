@@ -1,6 +1,6 @@
-import { grantedSpaces } from "../grants/reach.js";
 import type { OrganizationPermissions } from "../organizations/schemas.js";
 import type { Membership } from "../permissions/membership.js";
+import { contentReachedBy } from "../permissions/visible.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { permissionsOnTeam } from "./access.js";
 import type { Team, TeamPermissions } from "./schemas.js";
@@ -28,7 +28,7 @@ export async function presentTeamWith(
     title: record.title,
     members: await tx.count(teamMembersTable, { index: "byTeam", where: [record.id] }),
     // The live spaces a grant to the team reaches, on them or a collection above them.
-    spaces: (await grantedSpaces(tx, record.organization, [["team", record.id]])).length,
+    spaces: (await contentReachedBy(tx, record.organization, [["team", record.id]])).spaces.length,
     createdAt: record.createdAt,
     permissions,
   };
