@@ -9,8 +9,9 @@ import { createWorkspace, type Requester, type Workspace } from "./support/works
  * and guests, teams, collection trees two or three levels deep with random `defaultLevel`s, spaces
  * in them, random grants to users and teams), every caller's `permissions` flags on every space and
  * collection are what the rules give (the model below), each flag is true exactly where the call it
- * stands for succeeds, and the organization's lists show exactly what the caller may view. Then a
- * member is removed and a team deleted through the API, and what their grants gave is gone.
+ * stands for succeeds (view, admin; on spaces also edit, comment, review and merge), and the
+ * organization's lists show exactly what the caller may view. Then a member is removed and a team
+ * deleted through the API, and what their grants gave is gone.
  *
  * Seeded: a failure prints the seed and the shrunk scenario (fast-check's report); rerun with
  * PERMISSIONS_SEED=<seed>.
@@ -176,9 +177,15 @@ function modelRole(
   return role === null ? best : strongest(best, level === "inherit" ? null : level);
 }
 
-/** What the caller's requests answer and report, for one object, as `[flag, call succeeded]` pairs. */
+/**
+ * What the caller's requests answer and report, for one object, as `[flag, call succeeded]` pairs.
+ * On a space, `review` and `merge` act on a change request the owner opens for this check alone:
+ * the caller reviews it, then merges it. The owner, its author, is not asked to review it (an
+ * author may never review their own change request, whatever their role).
+ */
 async function observe(
   b: Built,
+  caller: number,
   request: Requester,
   index: number,
 ): Promise<Record<string, [boolean, boolean]>> {
@@ -191,24 +198,51 @@ async function observe(
     return { view: [flags.view, ok(read.status)], admin: [flags.admin, ok(admin.status)] };
   }
   const read = await request("GET", `/spaces/${object.id}`);
-  const flags = read.body?.permissions ?? { view: false, edit: false, admin: false, comment: false };
+  const flags = read.body?.permissions ?? {
+    view: false,
+    edit: false,
+    admin: false,
+    comment: false,
+    review: false,
+    merge: false,
+  };
   const edit = await request("PATCH", `/spaces/${object.id}`, { title: "S" });
   const admin = await request("PATCH", `/spaces/${object.id}`, { defaultLevel: object.level });
   const comment = await request("POST", `/spaces/${object.id}/comments`, { body: { markdown: "c" } });
-  return {
+  const opened = await b.w.api("POST", `/spaces/${object.id}/change-requests`, { subject: "Check" });
+  if (opened.status !== 201)
+    throw new Error(`could not open a change request: ${JSON.stringify(opened.body)}`);
+  const changeRequest = `/spaces/${object.id}/change-requests/${opened.body.id as string}`;
+  const observed: Record<string, [boolean, boolean]> = {
     view: [flags.view, ok(read.status)],
     edit: [flags.edit, ok(edit.status)],
     admin: [flags.admin, ok(admin.status)],
     comment: [flags.comment, ok(comment.status)],
   };
+  if (caller >= 0) {
+    const review = await request("POST", `${changeRequest}/reviews`, { status: "approved" });
+    observed["review"] = [flags.review, ok(review.status)];
+  }
+  const merge = await request("POST", `${changeRequest}/merge`);
+  observed["merge"] = [flags.merge, ok(merge.status)];
+  return observed;
 }
 
-/** The flags the model gives a role, as the responses name them. */
-function modelFlags(role: Role | null, kind: "collection" | "space"): Record<string, boolean> {
+/** The flags the model gives a role, as the responses name them (`review` where it was asked). */
+function modelFlags(
+  role: Role | null,
+  kind: "collection" | "space",
+  asked: Record<string, unknown>,
+): Record<string, boolean> {
   const base = { view: atLeast(role, "read"), admin: atLeast(role, "admin") };
-  return kind === "collection"
-    ? base
-    : { ...base, edit: atLeast(role, "edit"), comment: atLeast(role, "comment") };
+  if (kind === "collection") return base;
+  return {
+    ...base,
+    edit: atLeast(role, "edit"),
+    comment: atLeast(role, "comment"),
+    ...("review" in asked ? { review: atLeast(role, "review") } : {}),
+    merge: atLeast(role, "edit"),
+  };
 }
 
 /** Checks every caller on every object, and the organization's lists, against the model. */
@@ -222,14 +256,14 @@ async function check(b: Built, gone: { member?: number; team?: number }): Promis
     const viewable = new Set<string>();
     for (const [index, object] of b.objects.entries()) {
       const role = modelRole(b, caller, index, gone);
-      const observed = await observe(b, request, index);
+      const observed = await observe(b, caller, request, index);
       const where = `${who} on ${object.kind} ${index}`;
       for (const [action, [flag, succeeded]] of Object.entries(observed)) {
         expect(flag, `${where}: the ${action} flag differs from whether the call succeeds`).toBe(succeeded);
       }
       const flags = Object.fromEntries(Object.entries(observed).map(([action, [flag]]) => [action, flag]));
       expect(flags, `${where}: the flags differ from the model's role ${role}`).toEqual(
-        modelFlags(role, object.kind),
+        modelFlags(role, object.kind, observed),
       );
       if (role) viewable.add(object.id);
     }
