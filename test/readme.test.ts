@@ -182,7 +182,8 @@ describe("README itty-router mounting example", () => {
     expect(await missing.json()).toEqual({
       error: { code: 404, message: "No route for GET /docs/v1/nothing/here" },
     });
-    expect((await send("GET", "/docs/v1")).status).toBe(404);
+    // `GET /v1/` is the reference's getApiInformation, which docsbase does not serve.
+    expect((await send("GET", "/docs/v1")).status).toBe(501);
     const wrongMethod = await send("DELETE", "/docs/v1/user");
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("allow")).toBe("GET");

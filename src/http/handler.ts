@@ -6,6 +6,7 @@ import type { PlainAnswer, PlainRequest } from "./plain.js";
 import { decodeSegment, DOT_SEGMENT_MESSAGE, hasDotSegment } from "./paths.js";
 import { RateLimitedError, type RateLimiter } from "./rate-limit.js";
 import { RouteTable } from "./routes.js";
+import { UnservedOperations, unservedAnswer } from "./unserved.js";
 
 export type { BodyErrors, PlainAnswer, PlainRequest } from "./plain.js";
 import { errorAnswer, STATUS_OF } from "./status.js";
@@ -72,8 +73,9 @@ export interface Handler {
     params: Readonly<Record<string, string>>,
   ): Promise<PlainAnswer>;
   /**
-   * The answer to a request no route of its method has: 405 naming the methods `path` has (a path
-   * as the routes write them, `/v1/...`), else 404; `shown` is the path the messages name.
+   * The answer to a request no route of its method has: 501 naming the operation when it is one of
+   * the reference's that the registry does not serve, else 405 naming the methods `path` has (a
+   * path as the routes write them, `/v1/...`), else 404; `shown` is the path the messages name.
    */
   answerUnrouted(request: PlainRequest, path: string, shown: string): Promise<PlainAnswer>;
 }
@@ -83,7 +85,8 @@ const JSON_TYPE = "application/json; charset=utf-8";
 /**
  * The runtime-neutral handler: one route per operation of the registry, all served by the same
  * generic function, matched by itty-router (`routes.ts`). Answers JSON, the reference error body,
- * 404 for unknown paths, 405 for a known path with another method, 400 for malformed JSON, 413
+ * 501 for an operation of the reference the registry does not serve (`unserved.ts`), 404 for
+ * unknown paths, 405 for a known path with another method, 400 for malformed JSON, 413
  * past the body limit. Never rejects: an unexpected error is reported to `onError` and answered 500.
  */
 export function createHandler(options: HandlerOptions): Handler {
@@ -116,7 +119,12 @@ export function createHandler(options: HandlerOptions): Handler {
   const table = new RouteTable<HttpRoute>();
   for (const route of routes) table.add(route.method, route.path, route, route.restParam);
 
+  const unserved = new UnservedOperations(
+    new Set(Object.values(options.operations).map((operation) => operation.id)),
+  );
   const answerUnrouted = async (request: PlainRequest, path: string, shown: string) => {
+    const operation = unserved.match(request.method, path);
+    if (operation) return unservedAnswer(operation);
     // Another method's route on this path: 405, naming the methods it has.
     const allowed = table.methods(path);
     if (allowed.length > 0) {
