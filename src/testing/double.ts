@@ -2,6 +2,7 @@ import { memoryStorage } from "../adapters/memory/index.js";
 import type { Client } from "../core/client.js";
 import type { Operations } from "../core/operations.js";
 import { createDocsbase, type Docsbase, type DocsbaseOptions } from "../docsbase.js";
+import { throwingUnserved } from "./unserved.js";
 
 /** The typed in-process client of docsbase's operations, as `TestDocsbase.as` returns it. */
 export type TestClient = Client<Operations>;
@@ -51,6 +52,16 @@ export interface TestDocsbase {
   ): Promise<{ status: number; body: T; headers: Headers }>;
 }
 
+/** `createDocsbase`'s options, and the double's own. */
+export interface TestDocsbaseOptions extends Partial<DocsbaseOptions> {
+  /**
+   * What a call of an operation of the reference that docsbase does not serve gets: `"respond"`
+   * (the default) its 501 answer, `"throw"` a rejection of the call (`fetch`, `request`, an
+   * official client wired to `fetch`) with an `UnservedOperationError` naming the operation.
+   */
+  readonly onUnserved?: "respond" | "throw";
+}
+
 /**
  * An in-process docsbase for tests of code that calls this API: no network, no files. Storage is
  * in memory unless given; the clock and ids can be injected like in `createDocsbase`.
@@ -66,12 +77,14 @@ export interface TestDocsbase {
  * const { data: user } = await api.user.getAuthenticatedUser();
  * ```
  */
-export async function createTestDocsbase(options: Partial<DocsbaseOptions> = {}): Promise<TestDocsbase> {
+export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}): Promise<TestDocsbase> {
+  const { onUnserved = "respond", ...options } = testOptions;
   const baseUrl = options.baseUrl ?? "http://docsbase.test";
   const docsbase = createDocsbase({ storage: memoryStorage(), ...options, baseUrl });
   const { token } = await docsbase.bootstrap({ token: "dbt_operator_test_token" });
   const operatorToken = token ?? "dbt_operator_test_token";
-  const fetch = (input: RequestInfo | URL, init?: RequestInit) => docsbase.fetch(new Request(input, init));
+  const send = (input: RequestInfo | URL, init?: RequestInit) => docsbase.fetch(new Request(input, init));
+  const fetch = onUnserved === "throw" ? throwingUnserved(send) : send;
   let users = 0;
   // One client per token: tests write `test.as(user).x()` inline, and a client has a method per operation.
   const clients = new Map<string, TestClient>();

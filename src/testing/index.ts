@@ -6,7 +6,8 @@
  * @module
  */
 export { createTestDocsbase } from "./double.js";
-export type { TestClient, TestDocsbase, TestUser } from "./double.js";
+export type { TestClient, TestDocsbase, TestDocsbaseOptions, TestUser } from "./double.js";
+export { UnservedOperationError } from "./unserved.js";
 export {
   storageContract,
   contractSchema,
