@@ -64,6 +64,31 @@ describe("docsbase serve", () => {
     expect(await stop(second.child, "SIGINT")).toBe(0);
   });
 
+  it("answers 501 naming an operation of the reference it does not serve, 404 for no operation", async () => {
+    const token = "dbt_cli_unserved_operator_token";
+    const server = startCli(["--db", join(directory, "unserved.sqlite")], { DOCSBASE_ADMIN_TOKEN: token });
+    const { url } = await server.ready;
+    const send = (method: string, path: string) =>
+      fetch(`${url}/v1${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+    const ask = await send("POST", "/orgs/acme/ask");
+    expect(ask.status).toBe(501);
+    expect(await ask.json()).toEqual({
+      error: {
+        code: 501,
+        message: "docsbase does not implement askInOrganization (POST /orgs/{organizationId}/ask)",
+      },
+    });
+    const patch = await send("PATCH", "/users/u1");
+    expect(patch.status).toBe(501);
+    expect(((await patch.json()) as { error: { message: string } }).error.message).toBe(
+      "docsbase does not implement updateUserById (PATCH /users/{userId})",
+    );
+    expect((await send("GET", "/user")).status).toBe(200);
+    expect((await send("GET", "/nothing/here")).status).toBe(404);
+    expect((await send("DELETE", "/user")).status).toBe(405);
+    expect(await stop(server.child, "SIGTERM")).toBe(0);
+  });
+
   it("prints an operator token once, on an empty database", async () => {
     const db = join(directory, "fresh.sqlite");
     const first = startCli(["--db", db], { DOCSBASE_ADMIN_TOKEN: "" });
