@@ -7,6 +7,8 @@
  */
 export { createTestDocsbase } from "./double.js";
 export type { TestClient, TestDocsbase, TestUser } from "./double.js";
+export type { CallEntry, CallFilter, CallJournal } from "./journal.js";
+export { FaultError, type Fault, type FaultOptions, type FaultTarget } from "./faults.js";
 export {
   storageContract,
   contractSchema,
