@@ -14,6 +14,7 @@ import { migrateRevisions } from "./core/content-tree/migrate.js";
 import { DEFAULT_CACHE_BYTES, DerivedCache } from "./core/shared/cache.js";
 import type { Operations } from "./core/operations.js";
 import { DocsbaseError } from "./core/shared/errors.js";
+import type { InvokeObserver } from "./core/shared/observe.js";
 import { createSafeFetch, type SafeFetchOptions } from "./core/net/outbound.js";
 import { randomId, type Caller, type Context, type World } from "./core/shared/world.js";
 import type { Translator } from "./core/translations/translator.js";
@@ -132,6 +133,12 @@ export interface DocsbaseOptions {
    * `false` reads every token from storage. See docs/scaling.md, "Bearer tokens".
    */
   readonly tokenCache?: TokenCacheOptions | false;
+  /**
+   * Told of every operation call, over HTTP or in process, around it: once its input is valid (it
+   * may then wait, throw, or answer in the operation's stead) and when it ends. What the test
+   * double's journal and faults are made of (docs/testing.md); absent, calls pay nothing for it.
+   */
+  readonly observe?: InvokeObserver;
 }
 
 /** Who a host app says a request comes from: a docsbase user id. */
@@ -226,6 +233,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
     ...(options.conversationAnalyzer ? { conversationAnalyzer: options.conversationAnalyzer } : {}),
     jobQueued: (runAt) => jobs.jobQueued(runAt),
     lifecycle: api.lifecycle(() => world),
+    ...(options.observe ? { observe: options.observe } : {}),
   };
   const jobs = backgroundJobs(world, api.jobs, options.jobs);
   let initialized: Promise<void> | undefined;

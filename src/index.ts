@@ -29,6 +29,7 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./core/shared/pagination.js";
 export { MEMBER_ROLES } from "./core/shared/roles.js";
 export type { Role } from "./core/shared/roles.js";
 export type { Caller, Context, World } from "./core/shared/world.js";
+export type { InvokeObserver, ObservedAnswer, ObservedCall } from "./core/shared/observe.js";
 export type * from "./core/storage/port.js";
 export { storageSchema } from "./core/operations.js";
 export { defineModule } from "./core/module.js";

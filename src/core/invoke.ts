@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Reply, type AnyOperation } from "./registry.js";
 import { requireReaderTokenAccess } from "./permissions/reader-token.js";
 import { badRequest, unauthorized } from "./shared/errors.js";
+import type { InvokeObserver, ObservedCall } from "./shared/observe.js";
 import { describeIssues } from "./shared/schema.js";
 import type { Context } from "./shared/world.js";
 
@@ -10,6 +11,8 @@ export interface RawInput {
   readonly params: Record<string, unknown>;
   readonly query: Record<string, unknown>;
   readonly body: unknown;
+  /** The request, when the call came over HTTP (for an observer to tell its calls apart). */
+  readonly http?: { request(): Request } | undefined;
 }
 
 /** What an operation answered, before it is rendered as HTTP or returned in process. */
@@ -28,6 +31,32 @@ const EMPTY = z.object({});
  * checked.
  */
 export async function invoke(operation: AnyOperation, context: Context, raw: RawInput): Promise<Outcome> {
+  const observer = context.observe;
+  if (!observer) return run(operation, context, raw);
+  const call: ObservedCall = {
+    operationId: operation.id,
+    method: operation.method,
+    path: operation.path,
+    userId: context.caller?.userId,
+    raw,
+  };
+  try {
+    const outcome = await run(operation, context, raw, observer, call);
+    observer.ended(call, { answer: outcome });
+    return outcome;
+  } catch (error) {
+    observer.ended(call, { error });
+    throw error;
+  }
+}
+
+async function run(
+  operation: AnyOperation,
+  context: Context,
+  raw: RawInput,
+  observer?: InvokeObserver,
+  call?: ObservedCall,
+): Promise<Outcome> {
   if (operation.access.authenticated && !context.caller) throw unauthorized();
   const params = parse("path", operation.params ?? EMPTY, raw.params);
   // A reader token reaches only the operations whose rule says so (permissions/reader-token.ts).
@@ -35,6 +64,11 @@ export async function invoke(operation: AnyOperation, context: Context, raw: Raw
   const query = parse("query", operation.query ?? EMPTY, raw.query);
   const body = operation.body ? parse("body", operation.body, raw.body) : undefined;
   const input = { params, query, body };
+  if (observer && call) {
+    call.input = input;
+    const answer = await observer.admitted(call);
+    if (answer) return answer;
+  }
   const transaction = operation.transaction === "write" ? context.storage.write : context.storage.read;
   const result: unknown = await transaction.call(context.storage, async (tx) =>
     operation.run(

@@ -183,7 +183,12 @@ async function serve(
   for (const name in raw) params[name] = decodeSegment(name, raw[name] as string);
   const query = queryOf(request.url);
   const body = operation.body ? await readJson(request, options.maxBodyBytes) : undefined;
-  const outcome = await invoke(operation, await options.context(caller), { params, query, body });
+  const outcome = await invoke(operation, await options.context(caller), {
+    params,
+    query,
+    body,
+    http: request,
+  });
   return render(outcome, limitHeaders);
 }
 

@@ -1,8 +1,13 @@
 import { memoryStorage } from "../adapters/memory/index.js";
 import type { Client } from "../core/client.js";
 import type { Operations } from "../core/operations.js";
+import { isDocsbaseError } from "../core/shared/errors.js";
+import type { InvokeObserver, ObservedAnswer, ObservedCall } from "../core/shared/observe.js";
 import { createDocsbase, type Docsbase, type DocsbaseOptions } from "../docsbase.js";
 import { throwingUnserved } from "./unserved.js";
+import { STATUS_OF } from "../http/status.js";
+import { createFaults, FaultError, type Fault, type FaultOptions } from "./faults.js";
+import { createJournal, pathOf, type CallEntry, type CallJournal } from "./journal.js";
 
 /** The typed in-process client of docsbase's operations, as `TestDocsbase.as` returns it. */
 export type TestClient = Client<Operations>;
@@ -50,6 +55,29 @@ export interface TestDocsbase {
     path: string,
     options?: { token?: string | null; body?: unknown; headers?: Record<string, string> },
   ): Promise<{ status: number; body: T; headers: Headers }>;
+  /**
+   * The journal: every call through this double, over its `fetch` (so `request` and an official
+   * client given it) or in process (`as`), in the order they ended; a filter keeps the entries
+   * equal on each key it gives. `test.calls.clear()` empties it. The double's own `createUser` is
+   * not journaled.
+   *
+   * @example
+   * ```ts
+   * await test.as(alice).createOrganization({ body: { title: "Acme" } });
+   * const [call] = test.calls({ operationId: "createOrganization" });
+   * // call: { method: "POST", path: "/orgs", body: { title: "Acme" }, status: 201, user: alice.id, ... }
+   * ```
+   */
+  readonly calls: CallJournal;
+  /**
+   * Makes the calls of an operation (`{ operationId }`), or of a method and path (`{ method, path }`,
+   * the path as the API writes it, `/spaces/{spaceId}`, or as called), fail without reaching stored
+   * data: an error answer (`status`, default 500; a 429 with `Retry-After` and the rate-limit
+   * headers), a network failure (`networkError`), or a delay (`delayMs`) before the real answer.
+   * Faults apply to calls whose token and input are valid, in the order they were made; the first
+   * that hits a call decides. See docs/testing.md, "Faults".
+   */
+  fault(options: FaultOptions): Fault;
 }
 
 /** `createDocsbase`'s options, and the double's own. */
@@ -80,10 +108,58 @@ export interface TestDocsbaseOptions extends Partial<DocsbaseOptions> {
 export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}): Promise<TestDocsbase> {
   const { onUnserved = "respond", ...options } = testOptions;
   const baseUrl = options.baseUrl ?? "http://docsbase.test";
-  const docsbase = createDocsbase({ storage: memoryStorage(), ...options, baseUrl });
+  const clock = options.clock ?? (() => new Date());
+  const { journal, record } = createJournal();
+  const faults = createFaults(clock);
+  // The double's own calls (createUser's), told apart by their body objects.
+  const own = new WeakSet<object>();
+  // The calls under way over `fetch`, by request: the observer tells each what it reached.
+  const overHttp = new WeakMap<Request, HttpCall>();
+  const networkFailures = new WeakSet<object>();
+  const observe: InvokeObserver = {
+    async admitted(call) {
+      const effect = isOwn(call) ? undefined : faults.effectOn(call);
+      if (!effect) return undefined;
+      if (effect.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, effect.delayMs));
+      const http = call.raw.http && overHttp.get(call.raw.http.request());
+      if (effect.networkError) {
+        if (http) {
+          http.networkError = true;
+          return { status: 500, headers: {} };
+        }
+        const failure = new TypeError("fetch failed (network failure injected by the test double)");
+        networkFailures.add(failure);
+        throw failure;
+      }
+      if (!effect.answer) return undefined;
+      if (http) return effect.answer;
+      throw new FaultError(effect.answer.status, effect.answer.body, effect.answer.headers);
+    },
+    ended(call, result) {
+      if (isOwn(call)) return;
+      const http = call.raw.http && overHttp.get(call.raw.http.request());
+      if (http) {
+        http.call = call;
+        return;
+      }
+      const answer = "answer" in result ? result.answer : answerOfError(result.error, networkFailures);
+      record(entryOf(call, answer, clock()));
+    },
+  };
+  const isOwn = (call: ObservedCall) => typeof call.raw.body === "object" && own.has(call.raw.body as object);
+  const docsbase = createDocsbase({ storage: memoryStorage(), ...options, clock, baseUrl, observe });
   const { token } = await docsbase.bootstrap({ token: "dbt_operator_test_token" });
   const operatorToken = token ?? "dbt_operator_test_token";
-  const send = (input: RequestInfo | URL, init?: RequestInit) => docsbase.fetch(new Request(input, init));
+  const send = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const http: HttpCall = { networkError: false };
+    overHttp.set(request, http);
+    const response = await docsbase.fetch(request);
+    const entry = await httpEntryOf(request, response, http, clock());
+    record(entry);
+    if (http.networkError) throw new TypeError("fetch failed (network failure injected by the test double)");
+    return response;
+  };
   const fetch = onUnserved === "throw" ? throwingUnserved(send) : send;
   let users = 0;
   // One client per token: tests write `test.as(user).x()` inline, and a client has a method per operation.
@@ -96,10 +172,11 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
     async createUser(displayName, email) {
       users++;
       const operator = docsbase.as({ token: operatorToken });
-      const user = await operator.createUser({
-        body: { displayName, email: email ?? `user${users}-${Date.now()}@example.com` },
-      });
-      const { token: userToken } = await operator.createUserToken({ userId: user.id });
+      const userBody = { displayName, email: email ?? `user${users}-${Date.now()}@example.com` };
+      const tokenBody = {};
+      own.add(userBody).add(tokenBody);
+      const user = await operator.createUser({ body: userBody });
+      const { token: userToken } = await operator.createUserToken({ userId: user.id, body: tokenBody });
       return { id: user.id, token: userToken };
     },
     as(user) {
@@ -130,6 +207,77 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
         headers: response.headers,
       };
     },
+    calls: journal,
+    fault: (faultOptions) => faults.add(faultOptions),
   };
   return test;
+}
+
+/** A call under way over the double's `fetch`: what the observer saw of it. */
+interface HttpCall {
+  call?: ObservedCall;
+  networkError: boolean;
+}
+
+function entryOf(call: ObservedCall, answer: ObservedAnswer, at: Date): CallEntry {
+  const input = call.input ?? call.raw;
+  return {
+    operationId: call.operationId,
+    method: call.method.toUpperCase(),
+    path: pathOf(call),
+    params: input.params,
+    query: input.query,
+    body: input.body,
+    status: answer.status,
+    response: answer.body,
+    user: call.userId,
+    at,
+  };
+}
+
+/** What HTTP would have answered for an error an in-process call rejects with (status 0: no answer). */
+function answerOfError(error: unknown, networkFailures: WeakSet<object>): ObservedAnswer {
+  if (error instanceof FaultError) return { status: error.status, body: error.body, headers: error.headers };
+  if (typeof error === "object" && error !== null && networkFailures.has(error))
+    return { status: 0, headers: {} };
+  const status = isDocsbaseError(error) ? STATUS_OF[error.code] : 500;
+  const message = isDocsbaseError(error) ? error.message : "Internal server error";
+  return { status, body: { error: { code: status, message } }, headers: {} };
+}
+
+/** The entry of a call over `fetch`, from its answer and what the observer saw of it (if anything). */
+async function httpEntryOf(
+  request: Request,
+  response: Response,
+  http: HttpCall,
+  at: Date,
+): Promise<CallEntry> {
+  let answer: ObservedAnswer = { status: 0, headers: {} };
+  if (!http.networkError) {
+    const type = response.headers.get("content-type") ?? "";
+    const text = /json/i.test(type) ? await response.clone().text() : "";
+    answer = { status: response.status, body: text ? JSON.parse(text) : undefined, headers: {} };
+  }
+  if (http.call) return { ...entryOf(http.call, answer, at), path: pathUnderV1(request.url) };
+  const url = new URL(request.url);
+  const query: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) query[key] = value;
+  return {
+    operationId: undefined,
+    method: request.method.toUpperCase(),
+    path: pathUnderV1(request.url),
+    params: {},
+    query,
+    body: undefined,
+    status: answer.status,
+    response: answer.body,
+    user: undefined,
+    at,
+  };
+}
+
+/** A request's path under `/v1` (`/spaces/x`); a path outside it as it is. */
+function pathUnderV1(url: string): string {
+  const { pathname } = new URL(url);
+  return pathname.startsWith("/v1/") ? pathname.slice(3) : pathname;
 }

@@ -7,6 +7,7 @@ import type { Storage, WriteTransaction } from "../storage/port.js";
 import type { Translator } from "../translations/translator.js";
 
 import type { DerivedCache } from "./cache.js";
+import type { InvokeObserver } from "./observe.js";
 
 export type { DerivedCache } from "./cache.js";
 
@@ -53,6 +54,8 @@ export interface World {
   readonly jobQueued?: (runAt: Date) => void;
   /** The lifecycle hooks of every resource module, run as one (see `src/core/module.ts`). */
   readonly lifecycle: Lifecycle;
+  /** Told of every operation call, around it (`createDocsbase({ observe })`); absent as a rule. */
+  readonly observe?: InvokeObserver;
 }
 
 /**
