@@ -8,6 +8,10 @@ import { throwingUnserved } from "./unserved.js";
 import { STATUS_OF } from "../http/status.js";
 import { createFaults, FaultError, type Fault, type FaultOptions } from "./faults.js";
 import { createJournal, pathOf, type CallEntry, type CallJournal } from "./journal.js";
+import type { Fixture } from "./fixture.js";
+import { loadFixture } from "./fixture-load.js";
+import { requestedIds } from "./fixture-ids.js";
+import { randomId } from "../core/shared/world.js";
 
 /** The typed in-process client of docsbase's operations, as `TestDocsbase.as` returns it. */
 export type TestClient = Client<Operations>;
@@ -78,6 +82,12 @@ export interface TestDocsbase {
    * that hits a call decides. See docs/testing.md, "Faults".
    */
   fault(options: FaultOptions): Fault;
+  /**
+   * Adds a fixture's objects to the double, created by the API's operations (not journaled); its
+   * references may also name objects already in the double. A bad fixture rejects with a
+   * `FixtureError` naming its path, before anything is created. See docs/testing.md, "Fixtures".
+   */
+  seed(fixture: Fixture): Promise<void>;
 }
 
 /** `createDocsbase`'s options, and the double's own. */
@@ -88,6 +98,8 @@ export interface TestDocsbaseOptions extends Partial<DocsbaseOptions> {
    * official client wired to `fetch`) with an `UnservedOperationError` naming the operation.
    */
   readonly onUnserved?: "respond" | "throw";
+  /** The objects the double starts with: see {@link TestDocsbase.seed}. */
+  readonly fixture?: Fixture;
 }
 
 /**
@@ -106,7 +118,7 @@ export interface TestDocsbaseOptions extends Partial<DocsbaseOptions> {
  * ```
  */
 export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}): Promise<TestDocsbase> {
-  const { onUnserved = "respond", ...options } = testOptions;
+  const { onUnserved = "respond", fixture, ...options } = testOptions;
   const baseUrl = options.baseUrl ?? "http://docsbase.test";
   const clock = options.clock ?? (() => new Date());
   const { journal, record } = createJournal();
@@ -147,8 +159,11 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
     },
   };
   const isOwn = (call: ObservedCall) => typeof call.raw.body === "object" && own.has(call.raw.body as object);
-  const docsbase = createDocsbase({ storage: memoryStorage(), ...options, clock, baseUrl, observe });
-  const { token } = await docsbase.bootstrap({ token: "dbt_operator_test_token" });
+  const storage = options.storage ?? memoryStorage();
+  // Random ids, or the id a fixture gives to the object being created.
+  const ids = requestedIds(options.ids ?? (() => randomId()));
+  const docsbase = createDocsbase({ ...options, storage, clock, baseUrl, observe, ids: () => ids.next() });
+  const { token, userId: operatorId } = await docsbase.bootstrap({ token: "dbt_operator_test_token" });
   const operatorToken = token ?? "dbt_operator_test_token";
   const send = async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
@@ -209,7 +224,13 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
     },
     calls: journal,
     fault: (faultOptions) => faults.add(faultOptions),
+    seed: (seeded) =>
+      loadFixture(
+        { docsbase, storage, operatorId, operatorToken, ids, clock, own: (body) => (own.add(body), body) },
+        seeded,
+      ),
   };
+  if (fixture) await test.seed(fixture);
   return test;
 }
 

@@ -7,6 +7,20 @@
  */
 export { createTestDocsbase } from "./double.js";
 export type { TestClient, TestDocsbase, TestDocsbaseOptions, TestUser } from "./double.js";
+export { FixtureError, parseFixture } from "./fixture.js";
+export type {
+  Fixture,
+  FixtureChangeRequest,
+  FixtureCollection,
+  FixtureComment,
+  FixtureFile,
+  FixtureOrganization,
+  FixturePage,
+  FixtureRole,
+  FixtureSite,
+  FixtureSpace,
+  FixtureUser,
+} from "./fixture.js";
 export { UnservedOperationError } from "./unserved.js";
 export type { CallEntry, CallFilter, CallJournal } from "./journal.js";
 export { FaultError, type Fault, type FaultOptions, type FaultTarget } from "./faults.js";

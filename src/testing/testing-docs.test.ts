@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createTestDocsbase } from "./double.js";
+import type { FixturePage } from "./fixture.js";
 
 /**
  * The examples of docs/testing.md, run as written: each runs between its markers below, and the
@@ -25,6 +26,29 @@ function block(section: string): string {
 }
 
 describe("docs/testing.md", () => {
+  it("shows the fixtures' example as this test runs it", async () => {
+    // example: fixtures
+    const ada = { id: "u-ada", displayName: "Ada", token: "tok-ada-0123456789abcdef" };
+    const intro = { id: "page-intro", title: "Intro", markdown: "# Hello" };
+    const test = await createTestDocsbase({
+      fixture: {
+        users: [ada],
+        organizations: [{ id: "org-acme", title: "Acme", members: [{ user: "u-ada", role: "admin" }] }],
+        spaces: [{ id: "space-handbook", organization: "org-acme", title: "Handbook", pages: [intro] }],
+      },
+    });
+    const page = await test.as(ada).getPageById({ spaceId: "space-handbook", pageId: "page-intro" });
+    expect(page).toMatchObject({ title: "Intro" });
+
+    const untitled = { markdown: "No title" } as FixturePage;
+    await expect(
+      test.seed({ spaces: [{ organization: "org-acme", title: "Guide", pages: [untitled] }] }),
+    ).rejects.toThrow(/^spaces\[0\]\.pages\[0\]\.title: /);
+    // end
+    expect(example("fixtures")).not.toBe("");
+    expect(block("Fixtures")).toBe(example("fixtures"));
+  });
+
   it("shows the journal's example as this test runs it", async () => {
     // example: journal
     const test = await createTestDocsbase();

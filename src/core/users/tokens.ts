@@ -50,7 +50,7 @@ export type TokenFields = Pick<TokenRecord, "expiresAt" | "label" | "bootstrap">
 /** Stores a token for a user; idempotent for the same token. */
 export async function storeToken(
   tx: WriteTransaction,
-  world: World,
+  world: Pick<World, "ids" | "clock">,
   user: string,
   token: string,
   fields: TokenFields = {},
