@@ -40,14 +40,15 @@ export async function invoke(operation: AnyOperation, context: Context, raw: Raw
     userId: context.caller?.userId,
     raw,
   };
+  let outcome: Outcome;
   try {
-    const outcome = await run(operation, context, raw, observer, call);
-    observer.ended(call, { answer: outcome });
-    return outcome;
+    outcome = await run(operation, context, raw, observer, call);
   } catch (error) {
-    observer.ended(call, { error });
+    await observer.ended(call, { error });
     throw error;
   }
+  await observer.ended(call, { answer: outcome });
+  return outcome;
 }
 
 async function run(

@@ -6,6 +6,8 @@ import type { InvokeObserver, ObservedAnswer, ObservedCall } from "../core/share
 import { createDocsbase, type Docsbase, type DocsbaseOptions } from "../docsbase.js";
 import { throwingUnserved } from "./unserved.js";
 import { STATUS_OF } from "../http/status.js";
+import { nextJobAt } from "../core/jobs/index.js";
+import { createTestTime, settlingCalls, type TestClock, type TestJobs, type TestTime } from "./clock.js";
 import { createFaults, FaultError, type Fault, type FaultOptions } from "./faults.js";
 import { createJournal, pathOf, type CallEntry, type CallJournal } from "./journal.js";
 import type { Fixture } from "./fixture.js";
@@ -88,6 +90,10 @@ export interface TestDocsbase {
    * `FixtureError` naming its path, before anything is created. See docs/testing.md, "Fixtures".
    */
   seed(fixture: Fixture): Promise<void>;
+  /** The double's clock: `now()`, `set(time)`, `advance(duration)`. See docs/testing.md, "Time and jobs". */
+  readonly clock: TestClock;
+  /** The double's background jobs: `drain()` runs those due now, `pending()` lists those waiting. */
+  readonly jobs: TestJobs;
 }
 
 /** `createDocsbase`'s options, and the double's own. */
@@ -100,6 +106,13 @@ export interface TestDocsbaseOptions extends Partial<DocsbaseOptions> {
   readonly onUnserved?: "respond" | "throw";
   /** The objects the double starts with: see {@link TestDocsbase.seed}. */
   readonly fixture?: Fixture;
+  /** Starts the clock at this time and keeps it frozen: it moves only by `clock.set` and `clock.advance`. */
+  readonly now?: TestTime;
+  /**
+   * When the jobs a call queues due now run: `"manual"` (the default) when the test drains them
+   * (`jobs.drain()`, `clock.advance`); `"auto"` before the call's promise resolves.
+   */
+  readonly runJobs?: "auto" | "manual";
 }
 
 /**
@@ -118,9 +131,14 @@ export interface TestDocsbaseOptions extends Partial<DocsbaseOptions> {
  * ```
  */
 export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}): Promise<TestDocsbase> {
-  const { onUnserved = "respond", fixture, ...options } = testOptions;
+  const { onUnserved = "respond", fixture, now, runJobs = "manual", ...options } = testOptions;
   const baseUrl = options.baseUrl ?? "http://docsbase.test";
-  const clock = options.clock ?? (() => new Date());
+  const storage = options.storage ?? memoryStorage();
+  const time = createTestTime(
+    { ...(now !== undefined ? { now } : {}), ...(options.clock ? { clock: options.clock } : {}) },
+    { run: () => docsbase.runJobs(), next: () => nextJobAt({ storage }), list: () => docsbase.jobs() },
+  );
+  const clock = time.read;
   const { journal, record } = createJournal();
   const faults = createFaults(clock);
   // The double's own calls (createUser's), told apart by their body objects.
@@ -159,10 +177,16 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
     },
   };
   const isOwn = (call: ObservedCall) => typeof call.raw.body === "object" && own.has(call.raw.body as object);
-  const storage = options.storage ?? memoryStorage();
   // Random ids, or the id a fixture gives to the object being created.
   const ids = requestedIds(options.ids ?? (() => randomId()));
-  const docsbase = createDocsbase({ ...options, storage, clock, baseUrl, observe, ids: () => ids.next() });
+  const docsbase = createDocsbase({
+    ...options,
+    storage,
+    clock,
+    baseUrl,
+    observe: runJobs === "auto" ? settlingCalls(observe, time.settle) : observe,
+    ids: () => ids.next(),
+  });
   const { token, userId: operatorId } = await docsbase.bootstrap({ token: "dbt_operator_test_token" });
   const operatorToken = token ?? "dbt_operator_test_token";
   const send = async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -229,6 +253,8 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
         { docsbase, storage, operatorId, operatorToken, ids, clock, own: (body) => (own.add(body), body) },
         seeded,
       ),
+    clock: time.clock,
+    jobs: time.jobs,
   };
   if (fixture) await test.seed(fixture);
   return test;

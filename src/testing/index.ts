@@ -22,6 +22,8 @@ export type {
   FixtureUser,
 } from "./fixture.js";
 export { UnservedOperationError } from "./unserved.js";
+export type { TestClock, TestJobs, TestTime } from "./clock.js";
+export type { JobInfo, JobState } from "../core/jobs/index.js";
 export type { CallEntry, CallFilter, CallJournal } from "./journal.js";
 export { FaultError, type Fault, type FaultOptions, type FaultTarget } from "./faults.js";
 export {

@@ -83,4 +83,30 @@ describe("docs/testing.md", () => {
     expect(example("faults")).not.toBe("");
     expect(block("Faults")).toBe(example("faults"));
   });
+
+  it("shows the time and jobs' example as this test runs it", async () => {
+    // example: time
+    const test = await createTestDocsbase({ now: "2024-01-01T00:00:00Z" });
+    const owner = test.as(await test.createUser("Owner"));
+    const org = await owner.createOrganization({ body: { title: "Acme" } });
+    expect(org.createdAt).toBe("2024-01-01T00:00:00.000Z");
+    const space = await owner.createSpace({ organizationId: org.id, body: { title: "Old" } });
+    await owner.deleteSpaceById({ spaceId: space.id });
+    const [purge] = await test.jobs.pending();
+    expect(purge).toMatchObject({ type: "purgeSpace", runAt: "2024-01-08T00:00:00.000Z" });
+    await test.clock.advance("6d"); // still restorable
+    expect(await test.clock.advance("1d")).toBe(1); // the permanent deletion ran
+    await expect(owner.restoreSpace({ spaceId: space.id })).rejects.toMatchObject({ code: "not_found" });
+    expect(test.clock.now().toISOString()).toBe("2024-01-08T00:00:00.000Z");
+
+    const { token } = await test.as(test.operatorToken).createUserToken({
+      userId: (await owner.getAuthenticatedUser()).id,
+      body: { expiresIn: 3600 },
+    });
+    await test.clock.advance("2h");
+    expect((await test.request("GET", "/user", { token })).status).toBe(401);
+    // end
+    expect(example("time")).not.toBe("");
+    expect(block("Time and jobs")).toBe(example("time"));
+  });
 });

@@ -6,7 +6,7 @@
  * A handler runs outside storage transactions, under a lease, with retries and a dead state.
  */
 export { backgroundJobs, type BackgroundContext, type JobOptions } from "./background.js";
-export { listJobs, type JobQuery } from "./list.js";
+export { listJobs, nextJobAt, type JobQuery } from "./list.js";
 export type { JobInfo, JobState } from "./present.js";
 export {
   DEFAULT_LEASE_MS,

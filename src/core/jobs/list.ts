@@ -24,3 +24,13 @@ export async function listJobs(world: World, query: JobQuery = {}): Promise<JobI
     .filter((job) => !query.state || job.state === query.state);
   return query.limit === undefined ? infos : infos.slice(0, query.limit);
 }
+
+/**
+ * When the earliest waiting job falls due (a queued job's `runAt`, a running one's lease end), or
+ * undefined when none waits: where a controlled clock moving forward must stop next to run jobs on
+ * time (the test double's `clock.advance`).
+ */
+export async function nextJobAt(world: Pick<World, "storage">): Promise<Date | undefined> {
+  const [job] = await world.storage.read((tx) => tx.list(jobsTable, { index: "byRunAt", limit: 1 }));
+  return job?.runAt === undefined ? undefined : new Date(job.runAt);
+}

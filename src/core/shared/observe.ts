@@ -37,6 +37,12 @@ export interface InvokeObserver {
    * (the call rejects with that error), or answer in the operation's stead, which then never runs.
    */
   admitted(call: ObservedCall): Promise<ObservedAnswer | undefined> | ObservedAnswer | undefined;
-  /** Called when the call ends, answered or refused, whether or not its input was valid. */
-  ended(call: ObservedCall, result: { readonly answer: ObservedAnswer } | { readonly error: unknown }): void;
+  /**
+   * Called when the call ends, answered or refused, whether or not its input was valid; the call
+   * resolves once what it returns settles (the test double runs the jobs a call queued due now).
+   */
+  ended(
+    call: ObservedCall,
+    result: { readonly answer: ObservedAnswer } | { readonly error: unknown },
+  ): void | Promise<void>;
 }
