@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, it } from "vitest";
+import { docsModule, docsSections } from "./support/docs-examples.js";
 
 /**
  * Every `ts` block of docs/testing.md, run as written: the blocks of a `##` section, in order, make
@@ -18,63 +19,8 @@ import { afterAll, describe, it } from "vitest";
  * imported for a section that uses them without importing or declaring them (which is also how
  * a Jest example's globals run here, under vitest's compatible ones).
  */
-const root = join(import.meta.dirname, "..");
-const docs = readFileSync(join(root, "docs", "testing.md"), "utf8");
 // Inside `test/`, so that the examples' bare imports (`@gitbook/api`, `msw`) resolve as here.
 const folder = join(import.meta.dirname, ".docs-examples");
-
-export interface DocsSection {
-  readonly heading: string;
-  readonly blocks: readonly { readonly kind: "run" | "test-file" | "no-run"; readonly code: string }[];
-}
-
-/** The `##` sections of docs/testing.md that hold `ts` blocks. */
-export function docsSections(markdown = docs): DocsSection[] {
-  const sections: DocsSection[] = [];
-  for (const part of markdown.split(/^## /m).slice(1)) {
-    const heading = part.slice(0, part.indexOf("\n")).trim();
-    const blocks = [...part.matchAll(/^```ts( [\w-]+)?\n([\s\S]*?)^```$/gm)].map(([, info, code]) => ({
-      kind: (info?.trim() || "run") as "run" | "test-file" | "no-run",
-      code: code ?? "",
-    }));
-    if (blocks.length > 0) sections.push({ heading, blocks });
-  }
-  return sections;
-}
-
-const SOURCES: Record<string, string> = {
-  "docsbase/testing": join(root, "src", "testing", "index.ts"),
-  docsbase: join(root, "src", "index.ts"),
-};
-const PREAMBLE: Record<string, string> = {
-  createTestDocsbase: SOURCES["docsbase/testing"]!,
-  ...Object.fromEntries(
-    ["expect", "vi", "describe", "it", "test", "beforeEach", "afterEach", "beforeAll", "afterAll"].map(
-      (name) => [name, "vitest"],
-    ),
-  ),
-};
-
-/**
- * A module of `code`: its imports hoisted, `docsbase` imports pointed at the sources, the preamble's
- * names imported where used, and (for an example) the rest inside `export default async function`.
- */
-export function docsModule(code: string, kind: "run" | "test-file"): string {
-  const imports: string[] = [];
-  const body = code.replace(/^import [\s\S]*?from\s+"([^"]+)";?\n/gm, (statement, from: string) => {
-    imports.push(SOURCES[from] ? statement.replace(`"${from}"`, JSON.stringify(SOURCES[from])) : statement);
-    return "";
-  });
-  const imported = imports.join("\n");
-  for (const [name, from] of Object.entries(PREAMBLE)) {
-    const used = new RegExp(`\\b${name}\\b`).test(body);
-    const declared = new RegExp(`\\b(const|let|var|function|class)\\s+${name}\\b`).test(body);
-    if (used && !declared && !new RegExp(`\\b${name}\\b`).test(imported))
-      imports.push(`import { ${name} } from ${JSON.stringify(from)};`);
-  }
-  const main = kind === "run" ? `export default async function example() {\n${body}\n}` : body;
-  return `${imports.join("\n")}\n${main}\n`;
-}
 
 const slug = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 
