@@ -25,7 +25,12 @@ const CLI = [
   "test/outbound.test.ts",
 ];
 const POSTGRES = ["test/postgres/**/*.test.ts", "test/cli-postgres.test.ts", "test/conformance/**/*.test.ts"];
-const RUNTIMES = ["test/browser.test.ts", "test/runtimes.test.ts", "test/package.test.ts"];
+const RUNTIMES = [
+  "test/browser.test.ts",
+  "test/runtimes.test.ts",
+  "test/package.test.ts",
+  "test/testing-playwright.test.ts",
+];
 
 export default defineConfig({
   test: {

@@ -47,6 +47,20 @@ describe("built package", () => {
     expect(output.trim()).toBe("200 function function function");
   });
 
+  it("imports @gitbook/api, an optional peer, only when test.client is called", () => {
+    const testing = readFileSync(join(root, "dist", "testing", "index.js"), "utf8");
+    expect(testing).not.toMatch(/^import [^;]*from ["']@gitbook\/api["']/m);
+    expect(testing).toContain('import("@gitbook/api")');
+    const output = run(`
+      import { createTestDocsbase } from "docsbase/testing";
+      const test = await createTestDocsbase();
+      const api = await test.client(test.operatorToken);
+      const { status } = await api.user.getAuthenticatedUser();
+      console.log(status, test.calls()[0].operationId);
+    `);
+    expect(output.trim()).toBe("200 getAuthenticatedUser");
+  });
+
   it("runs the docsbase binary", () => {
     const help = execFileSync(process.execPath, [join(root, manifest.bin["docsbase"]!), "--help"], {
       encoding: "utf8",

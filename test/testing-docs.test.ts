@@ -1,64 +1,57 @@
-import { GitBookAPI } from "@gitbook/api";
-import { readFile } from "node:fs/promises";
-import { transform } from "esbuild";
-import { describe, expect, it } from "vitest";
-import { createTestDocsbase, UnservedOperationError } from "../src/testing/index.js";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, it } from "vitest";
+import { docsModule, docsSections } from "./support/docs-examples.js";
 
 /**
- * A code block of docs/testing.md, run as written: its imports are left out (the test passes the
- * real values), and it returns `result`.
+ * Every `ts` block of docs/testing.md, run as written: the blocks of a `##` section, in order, make
+ * one module, run as a test named by the heading. So a new section's example runs without editing
+ * this file. How a block is run depends on its info string:
+ *
+ * - ` ```ts `: the statements of the section's example, run inside a test;
+ * - ` ```ts test-file `: a whole test file (hooks, `describe`, `it`), whose tests are declared
+ *   under the section's heading (used by the test-runner setups);
+ * - ` ```ts no-run `: shown, not run; only for what cannot run in this process (another browser,
+ *   another runner), with the reason beside it in the docs and a test of its own elsewhere.
+ *
+ * The shared preamble: `import "docsbase/testing"` (or `"docsbase"`) resolves to the sources, and
+ * `createTestDocsbase` and vitest's `expect`, `describe`, `it`, `test`, `beforeEach`... are
+ * imported for a section that uses them without importing or declaring them (which is also how
+ * a Jest example's globals run here, under vitest's compatible ones).
  */
-async function docsBlock<T>(heading: string, index: number, result: string, ...names: string[]) {
-  const docs = await readFile(new URL("../docs/testing.md", import.meta.url), "utf8");
-  const section = docs.slice(docs.indexOf(heading));
-  const block = [...section.matchAll(/```ts\n([\s\S]*?)```/g)][index]?.[1];
-  if (!block) throw new Error(`docs/testing.md has no example under ${heading}`);
-  const code = block.replace(/^import .*\n/gm, "");
-  const { code: js } = await transform(
-    `async function example(${names.join(", ")}) {\n${code}\nreturn ${result};\n}`,
-    { loader: "ts" },
-  );
-  return new Function(`${js}\nreturn example;`)() as (...values: unknown[]) => Promise<T>;
-}
+// Inside `test/`, so that the examples' bare imports (`@gitbook/api`, `msw`) resolve as here.
+const folder = join(import.meta.dirname, ".docs-examples");
 
-describe("docs/testing.md: unserved operations", () => {
-  it("answers 501 by default, and rejects naming the operation with onUnserved: throw", async () => {
-    const run = await docsBlock<{ answered: { status: number; body: unknown }; error: unknown }>(
-      "## Unserved operations",
-      0,
-      "{ answered, error }",
-      "GitBookAPI",
-      "createTestDocsbase",
-      "UnservedOperationError",
-    );
-    const { answered, error } = await run(GitBookAPI, createTestDocsbase, UnservedOperationError);
-    expect(answered.status).toBe(501);
-    expect(answered.body).toEqual({
-      error: {
-        code: 501,
-        message: "docsbase does not implement getSpaceGitInfo (GET /spaces/{spaceId}/git/info)",
-      },
-    });
-    expect(error).toBeInstanceOf(UnservedOperationError);
-    expect(error).toMatchObject({
-      name: "UnservedOperationError",
-      message: "docsbase does not implement getSpaceGitInfo (GET /spaces/{spaceId}/git/info)",
-      operationId: "getSpaceGitInfo",
-      method: "GET",
-      path: "/spaces/{spaceId}/git/info",
-    });
+const slug = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+
+mkdirSync(folder, { recursive: true });
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe("docs/testing.md", () => {
+  it("has examples, each under a heading of its own", () => {
+    const headings = docsSections().map((section) => section.heading);
+    if (headings.length < 3 || new Set(headings).size !== headings.length)
+      throw new Error(`unexpected sections: ${headings.join(", ")}`);
   });
 
-  it("throws only for unserved operations: served calls and unknown paths answer as before", async () => {
-    const strict = await createTestDocsbase({ onUnserved: "throw" });
-    await expect(strict.request("POST", "/orgs/acme/ask", { body: {} })).rejects.toMatchObject({
-      operationId: "askInOrganization",
-    });
-    await expect(strict.fetch("http://docsbase.test/v1/")).rejects.toBeInstanceOf(UnservedOperationError);
-    expect((await strict.request("GET", "/user")).status).toBe(200);
-    expect((await strict.request("GET", "/nothing/here")).status).toBe(404);
-    expect((await strict.request("DELETE", "/user")).status).toBe(405);
-    const typed = await strict.as(strict.operatorToken).getAuthenticatedUser();
-    expect(typed.id).toBeTruthy();
-  });
+  for (const { heading, blocks } of docsSections()) {
+    const run = blocks.filter((block) => block.kind === "run").map((block) => block.code);
+    if (run.length > 0) {
+      const file = join(folder, `${slug(heading)}.ts`);
+      writeFileSync(file, docsModule(run.join("\n"), "run"));
+      it(heading, async () => {
+        const example = (await import(/* @vite-ignore */ file)) as { default: () => Promise<void> };
+        await example.default();
+      });
+    }
+    blocks
+      .filter((block) => block.kind === "test-file")
+      .forEach((block, index) => {
+        const file = join(folder, `${slug(heading)}-file-${index}.ts`);
+        writeFileSync(file, docsModule(block.code, "test-file"));
+        describe(heading, async () => {
+          await import(/* @vite-ignore */ file);
+        });
+      });
+  }
 });

@@ -1,3 +1,4 @@
+import type { GitBookAPI } from "@gitbook/api";
 import { memoryStorage } from "../adapters/memory/index.js";
 import type { Client } from "../core/client.js";
 import type { Operations } from "../core/operations.js";
@@ -9,6 +10,7 @@ import { STATUS_OF } from "../http/status.js";
 import { nextJobAt } from "../core/jobs/index.js";
 import { createTestTime, settlingCalls, type TestClock, type TestJobs, type TestTime } from "./clock.js";
 import { createFaults, FaultError, type Fault, type FaultOptions } from "./faults.js";
+import { officialClient } from "./client.js";
 import { createJournal, pathOf, type CallEntry, type CallJournal } from "./journal.js";
 import type { Fixture } from "./fixture.js";
 import { loadFixture } from "./fixture-load.js";
@@ -53,6 +55,19 @@ export interface TestDocsbase {
    * ```
    */
   as(user: TestUser): TestClient;
+  /**
+   * An official `GitBookAPI` client (`@gitbook/api`, an optional peer dependency imported on the
+   * first call) acting as `user`, wired to the double: `endpoint` and `fetch` are this double's,
+   * so its calls are journaled and faults and `onUnserved` apply to them. Rejects, saying to
+   * install `@gitbook/api`, when the package is missing.
+   *
+   * @example
+   * ```ts
+   * const api = await test.client(alice);
+   * const { data: user } = await api.user.getAuthenticatedUser(); // user.id === alice.id
+   * ```
+   */
+  client(user: TestUser): Promise<GitBookAPI>;
   /** Sends a JSON request as `token` and returns the status and the parsed body. */
   // Bodies are whatever the test expects; `any` by default keeps assertions on them terse.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -224,6 +239,7 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
       if (!client) clients.set(token, (client = docsbase.as({ token })));
       return client;
     },
+    client: (user) => officialClient(test, typeof user === "string" ? user : user.token),
     async request(method, path, requestOptions = {}) {
       const headers: Record<string, string> = { ...requestOptions.headers };
       const token = requestOptions.token === undefined ? operatorToken : requestOptions.token;
