@@ -1,4 +1,4 @@
-import { memoryStorage } from "../adapters/memory/index.js";
+import { isMemoryStorage, memoryStorage } from "../adapters/memory/index.js";
 import type { Client } from "../core/client.js";
 import type { Operations } from "../core/operations.js";
 import { isDocsbaseError } from "../core/shared/errors.js";
@@ -8,6 +8,7 @@ import { throwingUnserved } from "./unserved.js";
 import { STATUS_OF } from "../http/status.js";
 import { createFaults, FaultError, type Fault, type FaultOptions } from "./faults.js";
 import { createJournal, pathOf, type CallEntry, type CallJournal } from "./journal.js";
+import { createSnapshots, type TestSnapshot } from "./snapshots.js";
 
 /** The typed in-process client of docsbase's operations, as `TestDocsbase.as` returns it. */
 export type TestClient = Client<Operations>;
@@ -78,6 +79,21 @@ export interface TestDocsbase {
    * that hits a call decides. See docs/testing.md, "Faults".
    */
   fault(options: FaultOptions): Fault;
+  /**
+   * The stored state now (what every caller reads), for `restore`. Cheap whatever the size of the
+   * world: unchanged data is shared, and a later write copies only what it changes. See
+   * docs/testing.md, "Snapshots, forks and reset".
+   */
+  snapshot(): Promise<TestSnapshot>;
+  /** Puts back the stored state of one of this double's snapshots; the journal and faults stay. */
+  restore(snapshot: TestSnapshot): Promise<void>;
+  /**
+   * An independent double with the same options, starting from this one's stored state, with an
+   * empty journal and no faults: neither sees the other's writes.
+   */
+  fork(): Promise<TestDocsbase>;
+  /** Back to the state right after `createTestDocsbase` returned: its data, no journal, no faults. */
+  reset(): Promise<void>;
 }
 
 /** `createDocsbase`'s options, and the double's own. */
@@ -147,7 +163,9 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
     },
   };
   const isOwn = (call: ObservedCall) => typeof call.raw.body === "object" && own.has(call.raw.body as object);
-  const docsbase = createDocsbase({ storage: memoryStorage(), ...options, clock, baseUrl, observe });
+  const storage = options.storage ?? memoryStorage();
+  const docsbase = createDocsbase({ ...options, storage, clock, baseUrl, observe });
+  const snapshots = createSnapshots(docsbase, storage);
   const { token } = await docsbase.bootstrap({ token: "dbt_operator_test_token" });
   const operatorToken = token ?? "dbt_operator_test_token";
   const send = async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -209,7 +227,21 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
     },
     calls: journal,
     fault: (faultOptions) => faults.add(faultOptions),
+    snapshot: () => snapshots.take(),
+    restore: (snapshot) => snapshots.restore(snapshot),
+    async fork() {
+      // A fixture among the options is in the state the fork starts from already.
+      const { fixture: _fixture, ...same } = testOptions as TestDocsbaseOptions & { fixture?: unknown };
+      return createTestDocsbase({ ...same, storage: memoryStorage({ from: await snapshots.fork() }) });
+    },
+    async reset() {
+      await snapshots.restore(initial, "reset");
+      journal.clear();
+      faults.clear();
+    },
   };
+  // What `reset` goes back to: the state as `createTestDocsbase` returns it.
+  const initial = isMemoryStorage(storage) ? await snapshots.take() : undefined;
   return test;
 }
 

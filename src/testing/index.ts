@@ -8,6 +8,7 @@
 export { createTestDocsbase } from "./double.js";
 export type { TestClient, TestDocsbase, TestDocsbaseOptions, TestUser } from "./double.js";
 export { UnservedOperationError } from "./unserved.js";
+export type { TestSnapshot } from "./snapshots.js";
 export type { CallEntry, CallFilter, CallJournal } from "./journal.js";
 export { FaultError, type Fault, type FaultOptions, type FaultTarget } from "./faults.js";
 export {

@@ -25,6 +25,31 @@ function block(section: string): string {
 }
 
 describe("docs/testing.md", () => {
+  it("shows the snapshots' example as this test runs it", async () => {
+    // example: snapshots
+    const test = await createTestDocsbase();
+    const alice = await test.createUser("Alice");
+    const org = await test.as(alice).createOrganization({ body: { title: "Acme" } });
+    const space = await test.as(alice).createSpace({ organizationId: org.id, body: { title: "Handbook" } });
+    const title = async (on = test) => (await on.as(alice).getSpaceById({ spaceId: space.id })).title;
+
+    const snapshot = await test.snapshot();
+    await test.as(alice).updateSpaceById({ spaceId: space.id, body: { title: "Renamed" } });
+    await test.restore(snapshot);
+    expect(await title()).toBe("Handbook");
+
+    const other = await test.fork();
+    await other.as(alice).updateSpaceById({ spaceId: space.id, body: { title: "Forked" } });
+    expect([await title(), await title(other)]).toEqual(["Handbook", "Forked"]);
+
+    await test.reset(); // as createTestDocsbase returned it: Alice's token is gone with her
+    await expect(title()).rejects.toMatchObject({ code: "unauthorized" });
+    expect(test.calls()).toEqual([]);
+    // end
+    expect(example("snapshots")).not.toBe("");
+    expect(block("Snapshots, forks and reset")).toBe(example("snapshots"));
+  });
+
   it("shows the journal's example as this test runs it", async () => {
     // example: journal
     const test = await createTestDocsbase();
