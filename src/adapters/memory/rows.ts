@@ -58,9 +58,13 @@ export class Rows {
   }
 }
 
-/** FNV-1a over the key's UTF-16 code units, to a bucket. */
+/**
+ * FNV-1a over the key's last 8 UTF-16 code units, to a bucket: every get hashes, and the end of a
+ * key (random ids, counters, the last part of a composite key) is where keys differ.
+ */
 function bucketOf(key: string): number {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  for (let i = Math.max(0, key.length - 8); i < key.length; i++)
+    hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
   return (hash >>> 0) % BUCKETS;
 }
