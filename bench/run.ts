@@ -27,6 +27,7 @@ import { benchLists } from "./lists.js";
 import { benchPermissions } from "./permissions.js";
 import { benchSearch } from "./search.js";
 import { benchInstances } from "./instances.js";
+import { benchDouble } from "./double.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -111,13 +112,14 @@ async function benchHttp(storage: "memory" | "sqlite" | { postgres: string }) {
 
 const onlyPostgres = process.argv.includes("postgres");
 // `npm run bench -- content` (or lists, search, http): only the issue 8 figures of that part;
-// `permissions`: issue 24's GET and search with 200 grants.
+// `permissions`: issue 24's GET and search with 200 grants; `double`: issue 25's test double.
 const parts = {
   content: () => benchContent(directory),
   lists: benchLists,
   search: benchSearch,
   http: benchHttpRatio,
   permissions: benchPermissions,
+  double: benchDouble,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {
@@ -143,6 +145,7 @@ try {
     await benchLists();
     await benchContent(directory);
     await benchSearch();
+    await benchDouble();
   }
 } finally {
   await postgres.stop();

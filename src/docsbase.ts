@@ -277,6 +277,9 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
       serverUrl: `${baseUrl}/v1`,
     }));
 
+  const rateLimiter = options.rateLimit
+    ? createRateLimiter(options.rateLimit === true ? {} : options.rateLimit, () => world.clock().getTime())
+    : undefined;
   const handle = createHandler({
     operations,
     authenticate,
@@ -293,13 +296,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     extraRoutes: downloadRoutes({ world, ready, inlinePdf: options.inlinePdf ?? false }),
     ...(options.onError ? { onError: options.onError } : {}),
-    ...(options.rateLimit
-      ? {
-          rateLimit: createRateLimiter(options.rateLimit === true ? {} : options.rateLimit, () =>
-            world.clock().getTime(),
-          ),
-        }
-      : {}),
+    ...(rateLimiter ? { rateLimit: rateLimiter } : {}),
     clientAddress: (request: PlainRequest) => clientAddressOf(request, options),
   });
   const onJobError = options.onError ?? ((error) => console.error("docsbase: background jobs failed", error));
@@ -343,7 +340,12 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
       await options.storage.close();
     },
   };
-  internals.set(docsbase, { handleRequest, routes: handle.routes, answerRouted });
+  const forgetState = () => {
+    world.cache.clear();
+    tokenCache?.clear();
+    rateLimiter?.clear();
+  };
+  internals.set(docsbase, { handleRequest, routes: handle.routes, answerRouted, forgetState });
   return docsbase;
 }
 
@@ -353,8 +355,22 @@ export type RequestHandler = (request: PlainRequest, context?: BackgroundContext
 /** What the functions below reach of an instance, by instance. */
 const internals = new WeakMap<
   object,
-  { handleRequest: RequestHandler; routes: readonly HttpRoute[]; answerRouted: AnswerRouted }
+  {
+    handleRequest: RequestHandler;
+    routes: readonly HttpRoute[];
+    answerRouted: AnswerRouted;
+    forgetState: () => void;
+  }
 >();
+
+/**
+ * Drops what an instance keeps in memory of its storage's contents (derived values, tokens) and
+ * its rate-limit counts, for when the storage was put back to an earlier state under it (the test
+ * double's `restore` and `reset`). Internal: not exported by the package.
+ */
+export function forgetInstanceState(docsbase: Docsbase): void {
+  internalsOf(docsbase).forgetState();
+}
 
 /**
  * The runtime-neutral handler behind `docsbase.fetch` (same routes, limits, jobs and errors), for a

@@ -57,6 +57,8 @@ export interface RateLimiter {
    * {@link RateLimitedError} past the limit, else returns the `X-RateLimit-*` headers to answer.
    */
   request(key: string | undefined): Record<string, string>;
+  /** Forgets every count, as a fresh limiter (the test double's `reset` and `restore`). */
+  clear(): void;
 }
 
 interface Window {
@@ -136,6 +138,9 @@ export function createRateLimiter(options: RateLimitOptions, now: () => number):
         throw refuse(requests, window, "Too many requests");
       }
       return headersOf(requests, window);
+    },
+    clear() {
+      for (const counter of [byAddress, byPrefix, requests]) counter?.windows.clear();
     },
   };
 }

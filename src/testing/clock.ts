@@ -152,7 +152,16 @@ export function createTestTime(options: { now?: TestTime; clock?: () => Date }, 
       const due = await jobs.next();
       return due && due.getTime() <= read().getTime() ? jobs.run() : 0;
     });
-  return { read, clock, jobs: testJobs, settle };
+  const initial = { frozen: frozen?.ms, offset };
+  /** Where the clock is, for a fork to start there (`now` when frozen, else the shift). */
+  const position = (): { now: number } | { shift: number } =>
+    frozen ? { now: frozen.ms } : { shift: offset };
+  /** Back to the clock as it was created (`reset`). */
+  const rewind = () => {
+    if (frozen) frozen.ms = initial.frozen as number;
+    offset = initial.offset;
+  };
+  return { read, clock, jobs: testJobs, settle, position, rewind };
 }
 
 /** `observe`, with the jobs a call queued due now run before the call resolves (`runJobs: "auto"`). */

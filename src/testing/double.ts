@@ -1,5 +1,5 @@
 import type { GitBookAPI } from "@gitbook/api";
-import { memoryStorage } from "../adapters/memory/index.js";
+import { isMemoryStorage, memoryStorage } from "../adapters/memory/index.js";
 import type { Client } from "../core/client.js";
 import type { Operations } from "../core/operations.js";
 import { isDocsbaseError } from "../core/shared/errors.js";
@@ -16,6 +16,7 @@ import type { Fixture } from "./fixture.js";
 import { loadFixture } from "./fixture-load.js";
 import { requestedIds } from "./fixture-ids.js";
 import { randomId } from "../core/shared/world.js";
+import { createSnapshots, type TestSnapshot } from "./snapshots.js";
 
 /** The typed in-process client of docsbase's operations, as `TestDocsbase.as` returns it. */
 export type TestClient = Client<Operations>;
@@ -109,6 +110,21 @@ export interface TestDocsbase {
   readonly clock: TestClock;
   /** The double's background jobs: `drain()` runs those due now, `pending()` lists those waiting. */
   readonly jobs: TestJobs;
+  /**
+   * The stored state now (what every caller reads), for `restore`. Cheap whatever the size of the
+   * world: unchanged data is shared, and a later write copies only what it changes. See
+   * docs/testing.md, "Snapshots, forks and reset".
+   */
+  snapshot(): Promise<TestSnapshot>;
+  /** Puts back the stored state of one of this double's snapshots; the journal, faults and clock stay. */
+  restore(snapshot: TestSnapshot): Promise<void>;
+  /**
+   * An independent double with the same options, starting from this one's stored state, with an
+   * empty journal and no faults: neither sees the other's writes.
+   */
+  fork(): Promise<TestDocsbase>;
+  /** Back to the state right after `createTestDocsbase` returned: its data and clock, no journal, no faults. */
+  reset(): Promise<void>;
 }
 
 /** `createDocsbase`'s options, and the double's own. */
@@ -202,6 +218,7 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
     observe: runJobs === "auto" ? settlingCalls(observe, time.settle) : observe,
     ids: () => ids.next(),
   });
+  const snapshots = createSnapshots(docsbase, storage);
   const { token, userId: operatorId } = await docsbase.bootstrap({ token: "dbt_operator_test_token" });
   const operatorToken = token ?? "dbt_operator_test_token";
   const send = async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -271,8 +288,31 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
       ),
     clock: time.clock,
     jobs: time.jobs,
+    snapshot: () => snapshots.take(),
+    restore: (snapshot) => snapshots.restore(snapshot),
+    async fork() {
+      // The fork starts from the stored state (the fixture included) and the clock as they are now.
+      const { fixture: _fixture, now: _now, ...same } = testOptions;
+      const from = await snapshots.fork();
+      const position = time.position();
+      const fork = await createTestDocsbase({
+        ...same,
+        storage: memoryStorage({ from }),
+        ...("now" in position && !options.clock ? { now: position.now } : {}),
+      });
+      if ("shift" in position && !options.clock) fork.clock.set(Date.now() + position.shift);
+      return fork;
+    },
+    async reset() {
+      await snapshots.restore(initial, "reset");
+      time.rewind();
+      journal.clear();
+      faults.clear();
+    },
   };
   if (fixture) await test.seed(fixture);
+  // What `reset` goes back to: the state as `createTestDocsbase` returns it.
+  const initial = isMemoryStorage(storage) ? await snapshots.take() : undefined;
   return test;
 }
 

@@ -93,6 +93,8 @@ export function createFaults(now: () => Date) {
         },
       };
     },
+    /** Removes every fault (the double's `reset`). */
+    clear: () => void faults.splice(0),
     /** The effect of the first fault that hits this call, if any (it counts the hit). */
     effectOn(call: ObservedCall): FaultEffect | undefined {
       const fault = faults.find((candidate) => candidate.matches(call));

@@ -24,6 +24,7 @@ export type {
 export { UnservedOperationError } from "./unserved.js";
 export type { TestClock, TestJobs, TestTime } from "./clock.js";
 export type { JobInfo, JobState } from "../core/jobs/index.js";
+export type { TestSnapshot } from "./snapshots.js";
 export type { CallEntry, CallFilter, CallJournal } from "./journal.js";
 export { FaultError, type Fault, type FaultOptions, type FaultTarget } from "./faults.js";
 export {

@@ -3,15 +3,58 @@ import {
   Mutex,
   type BufferedTransaction,
   type Storage,
-  type StoredRecord,
   type TableSchema,
 } from "../../core/storage/index.js";
+import { Rows } from "./rows.js";
 import { SortedIndex } from "./sorted-index.js";
 
-/** One table: its committed rows by primary key, and each declared index kept sorted. */
+/**
+ * One table: its committed rows by primary key, and each declared index kept sorted. `owner` is
+ * the generation that made this object: only that generation changes it (see `writableTable`).
+ */
 interface MemoryTable {
-  readonly rows: Map<string, StoredRecord>;
-  readonly indexes: Map<string, SortedIndex>;
+  readonly owner: object;
+  readonly rows: Rows;
+  readonly indexes: ReadonlyMap<string, SortedIndex>;
+  /** The key and index definitions the indexes were built for, to keep them across `init`. */
+  readonly shape: string;
+}
+
+/** The tables of a snapshot, by snapshot: nothing outside this module reads them. */
+const snapshots = new WeakMap<MemorySnapshot, ReadonlyMap<string, MemoryTable>>();
+
+declare const memorySnapshot: unique symbol;
+
+/**
+ * The state of a memory storage at one moment (`storage.snapshot()`), for `storage.restore` or
+ * `memoryStorage({ from })`. Opaque and never changed: it shares with the storage every row and
+ * index chunk written neither since, which the storage copies before changing them.
+ */
+export interface MemorySnapshot {
+  readonly [memorySnapshot]: true;
+}
+
+/** The memory storages made here, so that `isMemoryStorage` does not take a lookalike. */
+const memoryStorages = new WeakSet<Storage>();
+
+/** A storage in memory, with its snapshots. */
+export interface MemoryStorage extends Storage {
+  /**
+   * The committed state now, taken between transactions (it waits for the one under way). Costs a
+   * few pointers per table, whatever their size: the first write after it to a row or an index
+   * copies the bucket of rows or the chunk of a few hundred index entries it changes.
+   */
+  snapshot(): Promise<MemorySnapshot>;
+  /**
+   * Makes the committed state that of `snapshot` (of this storage or another memory storage, of
+   * the same schema), between transactions. The snapshot stays as it was: it can be restored again.
+   */
+  restore(snapshot: MemorySnapshot): Promise<void>;
+}
+
+export interface MemoryStorageOptions {
+  /** Start from a snapshot (of any memory storage) instead of empty: a fork, sharing nothing mutable. */
+  readonly from?: MemorySnapshot;
 }
 
 /**
@@ -25,19 +68,40 @@ interface MemoryTable {
  * walk, also in a write transaction that has written to the table (the kit merges its pending
  * writes into the committed range).
  *
+ * Snapshots are cheap: rows sit in buckets by key hash and index entries in chunks of a few
+ * hundred, each owned by the generation that wrote it. `snapshot()` starts a new generation and
+ * keeps the old one's tables as they are; a later write copies only the bucket or chunk it
+ * changes. `restore(snapshot)` and `memoryStorage({ from: snapshot })` start from a snapshot's
+ * tables in a generation of their own, so neither side ever sees the other's writes.
+ *
  * @example
  * ```ts
  * import { createDocsbase } from "docsbase";
  * import { memoryStorage } from "docsbase/adapters/memory";
- * const docsbase = createDocsbase({ storage: memoryStorage() });
+ * const storage = memoryStorage();
+ * const docsbase = createDocsbase({ storage });
+ * const before = await storage.snapshot();
+ * // ... writes ...
+ * await storage.restore(before); // as it was (caches of `docsbase` may still hold the writes)
+ * const fork = memoryStorage({ from: before }); // an independent copy, for another instance
  * ```
  */
-export function memoryStorage(): Storage {
-  const tables = new Map<string, MemoryTable>();
+export function memoryStorage(options: MemoryStorageOptions = {}): MemoryStorage {
+  let tables = new Map(options.from ? tablesOf(options.from) : undefined);
+  // The generation now: a write copies what another generation made before changing it.
+  let owner = {};
   const lock = new Mutex();
   // The kit only passes tables that `init` has created.
   const table = (schema: TableSchema) => tables.get(schema.name) as MemoryTable;
   const index = (schema: TableSchema, name: string) => table(schema).indexes.get(name) as SortedIndex;
+  const writableTable = (schema: TableSchema): MemoryTable => {
+    const current = table(schema);
+    if (current.owner === owner) return current;
+    const indexes = new Map([...current.indexes].map(([name, sorted]) => [name, sorted.writable(owner)]));
+    const copy = { owner, rows: current.rows.writable(owner), indexes, shape: current.shape };
+    tables.set(schema.name, copy);
+    return copy;
+  };
 
   // Stateless: one object serves every transaction, since the lock lets only one run at a time.
   const transaction: BufferedTransaction = {
@@ -53,14 +117,14 @@ export function memoryStorage(): Storage {
         query.reverse,
         query.limit ?? Infinity,
       );
-      return keys.map((key) => rows.get(key) as StoredRecord);
+      return keys.map((key) => rows.get(key)!);
     },
     async count(schema, range) {
       return index(schema, range.index).count(range.where);
     },
     async apply(writes) {
       for (const { table: schema, records } of writes) {
-        const { rows, indexes } = table(schema);
+        const { rows, indexes } = writableTable(schema);
         for (const [key, record] of records) {
           const before = rows.get(key);
           for (const sorted of indexes.values()) sorted.update(before, record ?? undefined);
@@ -71,21 +135,51 @@ export function memoryStorage(): Storage {
     },
   };
 
-  return createStorage({
+  const storage = createStorage({
     writes: "buffered",
     async init(schema) {
       for (const definition of schema.tables) {
-        const rows = tables.get(definition.name)?.rows ?? new Map<string, StoredRecord>();
+        const shape = JSON.stringify([definition.key, definition.indexes]);
+        const existing = tables.get(definition.name);
+        if (existing?.shape === shape) continue;
+        const rows = existing?.rows.writable(owner) ?? new Rows(owner);
         const indexes = new Map<string, SortedIndex>();
         for (const [name, fields] of Object.entries(definition.indexes)) {
-          const sorted = new SortedIndex(fields, definition.key);
+          const sorted = new SortedIndex(fields, definition.key, owner);
           for (const record of rows.values()) sorted.update(undefined, record);
           indexes.set(name, sorted);
         }
-        tables.set(definition.name, { rows, indexes });
+        tables.set(definition.name, { owner, rows, indexes, shape });
       }
     },
     transaction: (_mode, body) => lock.run(() => body(transaction)),
     async close() {},
   });
+  const memory = Object.assign(storage, {
+    snapshot: () =>
+      lock.run(async () => {
+        const snapshot = Object.freeze({}) as MemorySnapshot;
+        snapshots.set(snapshot, new Map(tables));
+        owner = {};
+        return snapshot;
+      }),
+    restore: (snapshot: MemorySnapshot) =>
+      lock.run(async () => {
+        tables = new Map(tablesOf(snapshot));
+        owner = {};
+      }),
+  });
+  memoryStorages.add(memory);
+  return memory;
+}
+
+/** Whether `storage` is a memory storage, which can snapshot. */
+export function isMemoryStorage(storage: Storage): storage is MemoryStorage {
+  return memoryStorages.has(storage);
+}
+
+function tablesOf(snapshot: MemorySnapshot): ReadonlyMap<string, MemoryTable> {
+  const found = snapshots.get(snapshot);
+  if (!found) throw new TypeError("Not a snapshot of a memory storage");
+  return found;
 }

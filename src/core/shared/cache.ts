@@ -43,6 +43,11 @@ export class DerivedCache {
     this.entries.delete(key);
   }
 
+  /** Drops every entry: for when what the keys name is no longer what they named (a restored storage). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** The estimated bytes of all entries kept now; never above {@link maxBytes}. */
   get bytes(): number {
     return this.entries.calculatedSize;

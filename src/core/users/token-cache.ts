@@ -118,6 +118,13 @@ export class TokenCache {
     }
   }
 
+  /** Drops every token, and refuses the fills under way: storage may have gone back in time. */
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
+    this.#hashes.clear();
+  }
+
   #drop(hash: string): void {
     const entry = this.#entries.get(hash);
     if (!entry) return;
