@@ -13,7 +13,7 @@ import { defineConfig } from "vitest/config";
  *   starts (test/support/postgres-setup.ts): the PostgreSQL adapter's tests, the CLI on
  *   PostgreSQL, and the conformance suite, which runs every file on every adapter.
  * - `runtimes`: docsbase outside Node: headless Chromium, Deno and Bun; and the built package
- *   (`dist/`, which `npm test` builds first).
+ *   (`dist/`, which `npm test` builds first), as examples/consumer installs it.
  *
  * `npm test` runs them all. Their files share one pool of workers, queued by project name, and
  * within a project the longest files first.
@@ -30,6 +30,7 @@ const RUNTIMES = [
   "test/runtimes.test.ts",
   "test/package.test.ts",
   "test/testing-playwright.test.ts",
+  "test/consumer-example.test.ts",
 ];
 
 export default defineConfig({
