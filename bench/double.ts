@@ -1,10 +1,11 @@
 /**
- * The test double's figures (issue 25): `reset()` after 50 writes, `snapshot()` and `fork()` of a
- * double holding 5,000 pages (and the heap a fork adds), and one in-process call through the
- * typed client. `npm run bench -- double`; figures in docs/performance.md, "Test double (issue 25)".
+ * The test double's figures (issue 25): creating a double with a small fixture, `reset()` after 50
+ * writes, `snapshot()` and `fork()` of a double holding 5,000 pages (and the heap a fork adds), and
+ * one in-process call through the typed client and through the official client. `npm run bench -- double`; figures in docs/performance.md, "Test double (issue 25)".
  */
 import { memoryStorage } from "../src/adapters/memory/index.js";
 import { createTestDocsbase, type TestDocsbase } from "../src/testing/double.js";
+import type { Fixture } from "../src/testing/fixture.js";
 import { seedLargeSpace } from "../test/support/large-space.js";
 
 const PAGES = 5_000;
@@ -22,6 +23,49 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 function row(label: string, target: string, measured: string) {
   console.log(`${label.padEnd(52)} target ${target.padEnd(10)} measured ${measured}`);
+}
+
+/** The fixture of the issue's target: 1 organization, 3 users, 2 spaces and 20 pages. */
+const SMALL_WORLD: Fixture = {
+  users: ["ada", "bob", "eve"].map((name) => ({
+    id: `u-${name}`,
+    displayName: name,
+    token: `tok-${name}-0123456789abcdef`,
+  })),
+  organizations: [
+    {
+      id: "org-acme",
+      title: "Acme",
+      members: [
+        { user: "u-ada", role: "admin" },
+        { user: "u-bob", role: "edit" },
+        { user: "u-eve", role: "read" },
+      ],
+    },
+  ],
+  spaces: ["handbook", "api"].map((name) => ({
+    id: `space-${name}`,
+    organization: "org-acme",
+    title: name,
+    pages: Array.from({ length: 10 }, (_, i) => ({
+      title: `Page ${i}`,
+      markdown: `# Page ${i}\n\nA paragraph with *emphasis* and a [link](https://example.com/${i}).`,
+    })),
+  })),
+};
+
+async function benchFixture() {
+  for (let i = 0; i < 10; i++) await createTestDocsbase({ fixture: SMALL_WORLD });
+  const times: number[] = [];
+  for (let i = 0; i < 40; i++) times.push(await timed(() => createTestDocsbase({ fixture: SMALL_WORLD })));
+  row("createTestDocsbase({ fixture }) (p50 of 40, after 10)", "<= 30 ms", `${median(times).toFixed(1)} ms`);
+  const empty: number[] = [];
+  for (let i = 0; i < 40; i++) empty.push(await timed(() => createTestDocsbase()));
+  row("createTestDocsbase() without a fixture (p50 of 40)", "-", `${median(empty).toFixed(1)} ms`);
+  const test = await createTestDocsbase({ fixture: SMALL_WORLD });
+  const forks: number[] = [];
+  for (let i = 0; i < 40; i++) forks.push(await timed(() => test.fork()));
+  row("fork() of that double (p50 of 40)", "-", `${median(forks).toFixed(2)} ms`);
 }
 
 /** A user, an organization and a space, then 47 updates of the space: 50 writes. */
@@ -103,9 +147,21 @@ async function benchLarge() {
   const calls: number[] = [];
   for (let i = 0; i < 5_000; i++) calls.push(await timed(read));
   row("test.as(user).getSpaceById p50 (of 5,000)", "<= 50 us", `${(median(calls) * 1000).toFixed(1)} us`);
+
+  const api = await test.client(owner);
+  const official = () => api.spaces.getSpaceById(space.id);
+  for (let i = 0; i < 2_000; i++) await official();
+  const officialCalls: number[] = [];
+  for (let i = 0; i < 5_000; i++) officialCalls.push(await timed(official));
+  row(
+    "test.client(user).spaces.getSpaceById p50 (of 5,000)",
+    "<= 150 us",
+    `${(median(officialCalls) * 1000).toFixed(1)} us`,
+  );
 }
 
 export async function benchDouble(): Promise<void> {
+  await benchFixture();
   await benchReset();
   await benchLarge();
 }

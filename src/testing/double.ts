@@ -201,6 +201,7 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
       const http = call.raw.http && overHttp.get(call.raw.http.request());
       if (http) {
         http.call = call;
+        if ("answer" in result) http.answer = result.answer;
         return;
       }
       const answer = "answer" in result ? result.answer : answerOfError(result.error, networkFailures);
@@ -319,6 +320,8 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
 /** A call under way over the double's `fetch`: what the observer saw of it. */
 interface HttpCall {
   call?: ObservedCall;
+  /** The operation's answer, whose body the response serializes (none when the call threw). */
+  answer?: ObservedAnswer;
   networkError: boolean;
 }
 
@@ -357,9 +360,18 @@ async function httpEntryOf(
 ): Promise<CallEntry> {
   let answer: ObservedAnswer = { status: 0, headers: {} };
   if (!http.networkError) {
-    const type = response.headers.get("content-type") ?? "";
-    const text = /json/i.test(type) ? await response.clone().text() : "";
-    answer = { status: response.status, body: text ? JSON.parse(text) : undefined, headers: {} };
+    const json = /json/i.test(response.headers.get("content-type") ?? "");
+    // The answer's body is what the response carries as JSON: journaled as it is, rather than read
+    // back from a clone of the response (a stream copy that tripled a call's cost).
+    const body = !json
+      ? undefined
+      : http.answer?.body !== undefined
+        ? http.answer.body
+        : await response
+            .clone()
+            .text()
+            .then((text) => (text ? JSON.parse(text) : undefined));
+    answer = { status: response.status, body, headers: {} };
   }
   if (http.call) return { ...entryOf(http.call, answer, at), path: pathUnderV1(request.url) };
   const url = new URL(request.url);
