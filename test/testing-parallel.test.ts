@@ -4,8 +4,10 @@ import { createTestDocsbase, type TestDocsbase } from "../src/testing/index.js";
 /**
  * Doubles share nothing: eight run at once in this process, each from a fixture of its own (the
  * same ids, other contents), and none sees another's data, calls, faults or tokens.
- * Module-level state of src/core and src/testing that could be shared was looked for: there is
- * none mutable (a few WeakMaps cache what is derived from one object, keyed by that object).
+ * Module-level state of src/core and src/testing that could be shared was looked for: a few
+ * WeakMaps cache what is derived from one object, keyed by that object, and two memos
+ * (`textMemo`) keep what checking and scanning a markdown text found, which depends on the text
+ * only: nothing one double writes can change what another reads.
  */
 const DOUBLES = 8;
 

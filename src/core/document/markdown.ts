@@ -3,6 +3,7 @@ import { fromMarkdown, type Extension as MdastExtension } from "mdast-util-from-
 import { gfmFromMarkdown, gfmToMarkdown } from "mdast-util-gfm";
 import { toMarkdown } from "mdast-util-to-markdown";
 import { gfm } from "micromark-extension-gfm";
+import { textMemo } from "../shared/text-memo.js";
 import { MAX_DOCUMENT_DEPTH } from "./schema.js";
 
 /**
@@ -65,9 +66,15 @@ export function markdownWork(markdown: string): number {
  * Why markdown may not be stored as a page or comment body, or `undefined` when it may: nesting
  * deeper than `MAX_DOCUMENT_DEPTH` (which `documentInput` would refuse, and which recursive
  * passes cannot follow far) or more parser work than `MAX_MARKDOWN_WORK`. Checked at write time
- * only: at read time the same markdown reads as plain text instead.
+ * only: at read time the same markdown reads as plain text instead. The answers for the last 512
+ * texts of up to 16 KiB are remembered (`textMemo`): checking parses the text.
  */
-export function markdownLimitError(markdown: string): string | undefined {
+export const markdownLimitError: (markdown: string) => string | undefined = textMemo(limitError, {
+  entries: 512,
+  maxChars: 16_384,
+});
+
+function limitError(markdown: string): string | undefined {
   const work = markdownWork(markdown);
   if (work > MAX_MARKDOWN_WORK) {
     return (

@@ -98,7 +98,7 @@ export async function linkRendering(
 /** The link sites of a page version, parsed once: versions never change. */
 function sitesOf(version: PageVersionRecord, cache?: DerivedCache): readonly LinkSite[] {
   const key = `link-sites:${version.id}`;
-  let sites = cache?.get(key) as LinkSite[] | undefined;
+  let sites = cache?.get(key) as readonly LinkSite[] | undefined;
   if (!sites) {
     sites = linkSites(version.markdown);
     cache?.set(key, sites, jsonBytes(sites));

@@ -3,6 +3,7 @@ import type { CompileContext, Extension, Token } from "mdast-util-from-markdown"
 import type { ContentRef } from "../document/types.js";
 import type { LinkRef } from "../document/from-markdown-inlines.js";
 import { parseMarkdown } from "../document/markdown.js";
+import { textMemo } from "../shared/text-memo.js";
 import {
   ASSETS_DIRECTORY,
   MISSING_DIRECTORY,
@@ -88,8 +89,16 @@ const HTML_ATTRIBUTE = /\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
  */
 const MAY_HOLD_TARGETS = /\]\(|\]:|\{%|\b(?:href|src)\s*=/i;
 
-/** The sites of every link target in `markdown`, in source order. */
-export function linkSites(markdown: string): LinkSite[] {
+/**
+ * The sites of every link target in `markdown`, in source order. Remembered for the last 512 texts
+ * of up to 16 KiB (`textMemo`), since finding them parses the text: the array is frozen.
+ */
+export const linkSites: (markdown: string) => readonly LinkSite[] = textMemo(
+  (markdown) => Object.freeze(findLinkSites(markdown)),
+  { entries: 512, maxChars: 16_384 },
+);
+
+function findLinkSites(markdown: string): LinkSite[] {
   if (!MAY_HOLD_TARGETS.test(markdown)) return [];
   const destinations: { start: number; end: number; node: CompileContext["stack"][number] }[] = [];
   // The tree keeps a link's URL but not where it is written: the destination tokens say.
