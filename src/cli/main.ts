@@ -1,6 +1,8 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isDocsbaseError } from "../core/shared/errors.js";
+import { FixtureError, parseFixture, type Fixture } from "../testing/fixture.js";
 import { startServer, type ServerTimeouts } from "./serve.js";
 
 const USAGE = `Usage: docsbase serve [--port 8787] [--host 127.0.0.1]
@@ -8,6 +10,7 @@ const USAGE = `Usage: docsbase serve [--port 8787] [--host 127.0.0.1]
                       [--base-url URL] [--allow-private-network]
                       [--trust-proxy HOPS] [--no-rate-limit]
                       [--timeouts headers=20,request=60,idle=30,keep-alive=5]
+       docsbase serve --test-double [--fixture fixture.json] [--now ISO-DATE] [--port ...]
 
 Serves the docsbase /v1 API. On an empty database it creates the operator user and prints its
 token once; set DOCSBASE_ADMIN_TOKEN to choose the operator's token instead (a start with another
@@ -20,7 +23,11 @@ DOCSBASE_TRANSLATOR_URL (with DOCSBASE_TRANSLATOR_API_KEY if the server needs on
 LibreTranslate-compatible server that translation runs call (docs/translations.md).
 --trust-proxy takes client addresses from X-Forwarded-For, written by HOPS proxies in front;
 --no-rate-limit turns the rate limits off; --timeouts sets connection timeouts in seconds
-(docs/server.md).`;
+(docs/server.md).
+--test-double serves a test double instead, always in memory: /v1 plus an admin API under
+/_docsbase/ (reset, snapshots, calls, faults, clock, seed) that takes the operator's token;
+--fixture loads a JSON fixture at the start, --now starts its clock frozen at that date
+(docs/testing.md, "Server mode (any language)").`;
 
 /** Runs the command line; returns the exit code for errors found before serving. */
 export async function main(argv: string[]): Promise<number> {
@@ -40,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
       options: {
         port: { type: "string", default: "8787" },
         host: { type: "string", default: "127.0.0.1" },
-        db: { type: "string", default: "./docsbase.sqlite" },
+        db: { type: "string" },
         memory: { type: "boolean", default: false },
         postgres: { type: "string" },
         "pool-size": { type: "string" },
@@ -49,6 +56,9 @@ export async function main(argv: string[]): Promise<number> {
         "trust-proxy": { type: "string" },
         "no-rate-limit": { type: "boolean", default: false },
         timeouts: { type: "string" },
+        "test-double": { type: "boolean", default: false },
+        fixture: { type: "string" },
+        now: { type: "string" },
       },
       strict: true,
     }));
@@ -71,7 +81,19 @@ export async function main(argv: string[]): Promise<number> {
     console.error(timeouts);
     return 1;
   }
-  const postgres = values.postgres ?? (process.env["DOCSBASE_DATABASE_URL"] || undefined);
+  if (!values["test-double"] && (values.fixture !== undefined || values.now !== undefined)) {
+    console.error("--fixture and --now need --test-double");
+    return 1;
+  }
+  const testDouble = values["test-double"] ? readTestDouble(values) : undefined;
+  if (typeof testDouble === "string") {
+    console.error(testDouble);
+    return 1;
+  }
+  // The test double is in memory whatever the environment says.
+  const postgres = testDouble
+    ? undefined
+    : (values.postgres ?? (process.env["DOCSBASE_DATABASE_URL"] || undefined));
   if (postgres !== undefined && !/^postgres(ql)?:\/\//.test(postgres)) {
     console.error(`--postgres must be a postgres:// or postgresql:// URL`);
     return 1;
@@ -111,7 +133,7 @@ export async function main(argv: string[]): Promise<number> {
   const starting = startServer({
     port,
     host: values.host,
-    db: values.db,
+    db: values.db ?? "./docsbase.sqlite",
     memory: values.memory,
     ...(postgres !== undefined ? { postgres } : {}),
     ...(poolSize !== undefined ? { poolSize } : {}),
@@ -124,6 +146,7 @@ export async function main(argv: string[]): Promise<number> {
     trustProxy,
     rateLimit: !values["no-rate-limit"],
     timeouts,
+    ...(testDouble ? { testDouble } : {}),
   });
   // Handlers go in before the server announces itself, so a signal right after start is graceful.
   const shutdown = (signal: string) => {
@@ -144,6 +167,35 @@ export async function main(argv: string[]): Promise<number> {
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   await starting;
   return 0;
+}
+
+/**
+ * `--test-double`'s options (`--fixture` read and checked, `--now`), or the message naming what is
+ * wrong: a storage flag, or a fixture that cannot be read or is not one.
+ */
+function readTestDouble(values: {
+  db?: string | undefined;
+  memory?: boolean | undefined;
+  postgres?: string | undefined;
+  fixture?: string | undefined;
+  now?: string | undefined;
+}): { fixture?: Fixture; now?: string } | string {
+  const storageFlag =
+    values.db !== undefined ? "--db" : values.memory ? "--memory" : values.postgres ? "--postgres" : "";
+  if (storageFlag)
+    return `--test-double cannot be used with ${storageFlag}: the test double is always in memory`;
+  if (values.now !== undefined && !Number.isFinite(Date.parse(values.now)))
+    return `--now must be an ISO date such as 2030-01-01T00:00:00Z, got "${values.now}"`;
+  let fixture: Fixture | undefined;
+  if (values.fixture !== undefined) {
+    try {
+      fixture = parseFixture(JSON.parse(readFileSync(values.fixture, "utf8")));
+    } catch (error) {
+      const reason = error instanceof FixtureError ? error.message : (error as Error).message;
+      return `--fixture ${values.fixture}: ${reason}`;
+    }
+  }
+  return { ...(fixture ? { fixture } : {}), ...(values.now !== undefined ? { now: values.now } : {}) };
 }
 
 const TIMEOUT_NAMES: Record<string, keyof ServerTimeouts> = {
@@ -174,7 +226,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // A failure docsbase explains (the database cannot be reached) needs no stack trace.
-    console.error("docsbase:", isDocsbaseError(error) ? error.message : error);
+    const explained = isDocsbaseError(error) || error instanceof FixtureError;
+    console.error("docsbase:", explained ? error.message : error);
     process.exit(1);
   },
 );

@@ -10,6 +10,7 @@ import { DOT_SEGMENT_MESSAGE, hasDotSegment } from "../http/paths.js";
 import type { RateLimitOptions } from "../http/rate-limit.js";
 import { errorAnswer } from "../http/status.js";
 import { AnswerWriter, NodeRequest } from "./node-http.js";
+import { DroppedConnection, serveTestDouble, type TestDoubleOptions } from "./test-double.js";
 
 export interface ServeOptions {
   readonly port: number;
@@ -53,6 +54,11 @@ export interface ServeOptions {
   /** Largest accepted request head (request line and headers), in bytes; larger answers 431. Default 16 KiB. */
   readonly maxHeaderBytes?: number;
   readonly log?: (line: string) => void;
+  /**
+   * Serves a test double instead (`--test-double`): memory storage, `/v1` plus the admin API under
+   * `/_docsbase/`; `db`, `memory` and `postgres` are ignored. See docs/testing.md, "Server mode".
+   */
+  readonly testDouble?: TestDoubleOptions;
 }
 
 /** How long a connection may take, in milliseconds (0 turns one off). */
@@ -92,18 +98,18 @@ export interface RunningServer {
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
-  const storage = options.postgres
-    ? postgresStorage({
-        connectionString: options.postgres,
-        ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
-      })
-    : options.memory
-      ? memoryStorage()
-      : sqliteStorage({ filename: options.db });
+  const storage = options.testDouble
+    ? memoryStorage()
+    : options.postgres
+      ? postgresStorage({
+          connectionString: options.postgres,
+          ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
+        })
+      : options.memory
+        ? memoryStorage()
+        : sqliteStorage({ filename: options.db });
   // The base URL is only known once the port is bound (port 0 picks a free one), so the handler
-  // is created lazily, before the first request can arrive. (`let`: assigned below, once the port is
-  // bound, but declared here for the request handler to close over.)
-  // eslint-disable-next-line prefer-const
+  // is created lazily, before the first request can arrive.
   let handler: RequestHandler | undefined;
   // In-flight requests are counted so that shutdown closes storage only after the last one ends;
   // keep-alive connections can still carry requests after `server.close()`, and those get a 503.
@@ -138,7 +144,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     handler!(request, background).then(
       (answer) => answers.answer(incoming, outgoing, answer, written),
-      (error: unknown) => answers.fail(outgoing, error, written),
+      (error: unknown) => {
+        if (!(error instanceof DroppedConnection)) return answers.fail(outgoing, error, written);
+        incoming.socket.destroy();
+        written();
+      },
     );
   };
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
@@ -168,28 +178,57 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = server.address() as AddressInfo;
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${hostForUrl}:${address.port}`;
-  const docsbase = createDocsbase({
-    storage,
-    baseUrl: options.baseUrl ?? url,
-    allowPrivateNetwork: options.allowPrivateNetwork ?? false,
-    ...(options.translator ? { translator: libreTranslate(options.translator) } : {}),
-    rateLimit: options.rateLimit ?? true,
-    trustProxy: options.trustProxy ?? false,
-    ...(options.modules ? { modules: options.modules } : {}),
-    jobs: {
-      ...(options.jobLeaseMs !== undefined ? { leaseMs: options.jobLeaseMs } : {}),
-      onFailure(job, error) {
-        const next = job.state === "dead" ? "kept as dead" : `retried at ${job.runAt}`;
-        console.error(`docsbase: job ${job.type} ${job.id} failed (attempt ${job.attempts}), ${next}`, error);
+  let docsbase: Docsbase;
+  let jobs: { stop(): void };
+  if (options.testDouble) {
+    const double = await serveTestDouble({
+      ...options.testDouble,
+      storage,
+      baseUrl: options.baseUrl ?? url,
+      allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+      ...(options.translator ? { translator: libreTranslate(options.translator) } : {}),
+      ...(options.adminToken ? { operatorToken: options.adminToken } : {}),
+      trustProxy: options.trustProxy ?? false,
+      ...(options.modules ? { modules: options.modules } : {}),
+    }).catch(async (error: unknown) => {
+      // A fixture refused while loading: nothing was announced, nothing keeps listening.
+      await new Promise((resolve) => server.close(resolve));
+      throw error;
+    });
+    docsbase = double.test.docsbase;
+    handler = double.handler;
+    if (double.printToken) log(`Operator token: ${double.printToken}`);
+    // Jobs due by the clock, which follows the system's unless frozen by `--now`.
+    jobs = pollJobs(
+      { runJobs: () => double.test.jobs.drain() },
+      { intervalMs: options.jobIntervalMs ?? 1000 },
+    );
+  } else {
+    docsbase = createDocsbase({
+      storage,
+      baseUrl: options.baseUrl ?? url,
+      allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+      ...(options.translator ? { translator: libreTranslate(options.translator) } : {}),
+      rateLimit: options.rateLimit ?? true,
+      trustProxy: options.trustProxy ?? false,
+      ...(options.modules ? { modules: options.modules } : {}),
+      jobs: {
+        ...(options.jobLeaseMs !== undefined ? { leaseMs: options.jobLeaseMs } : {}),
+        onFailure(job, error) {
+          const next = job.state === "dead" ? "kept as dead" : `retried at ${job.runAt}`;
+          console.error(
+            `docsbase: job ${job.type} ${job.id} failed (attempt ${job.attempts}), ${next}`,
+            error,
+          );
+        },
       },
-    },
-  });
-  handler = requestHandlerOf(docsbase);
+    });
+    handler = requestHandlerOf(docsbase);
 
-  const { token } = await docsbase.bootstrap(options.adminToken ? { token: options.adminToken } : {});
-  if (token) log(`Operator token (shown once, keep it safe): ${token}`);
-  const jobs = pollJobs(docsbase, { intervalMs: options.jobIntervalMs ?? 1000 });
-
+    const { token } = await docsbase.bootstrap(options.adminToken ? { token: options.adminToken } : {});
+    if (token) log(`Operator token (shown once, keep it safe): ${token}`);
+    jobs = pollJobs(docsbase, { intervalMs: options.jobIntervalMs ?? 1000 });
+  }
   if (options.allowPrivateNetwork)
     log("Outbound HTTP may reach loopback and private addresses (allow-private-network)");
   if (options.translator) log(`Translations use the LibreTranslate server at ${options.translator.url}`);
@@ -216,6 +255,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
 /** Where the data lives, for the start line; a PostgreSQL URL without its password. */
 function describeStorage(options: ServeOptions): string {
+  if (options.testDouble) return "test double, in memory";
   if (options.postgres) {
     try {
       const url = new URL(options.postgres);

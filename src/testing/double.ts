@@ -144,6 +144,8 @@ export interface TestDocsbaseOptions extends Partial<DocsbaseOptions> {
    * (`jobs.drain()`, `clock.advance`); `"auto"` before the call's promise resolves.
    */
   readonly runJobs?: "auto" | "manual";
+  /** The operator's token (16 characters or more). Default `"dbt_operator_test_token"`. */
+  readonly operatorToken?: string;
 }
 
 /**
@@ -162,7 +164,14 @@ export interface TestDocsbaseOptions extends Partial<DocsbaseOptions> {
  * ```
  */
 export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}): Promise<TestDocsbase> {
-  const { onUnserved = "respond", fixture, now, runJobs = "manual", ...options } = testOptions;
+  const {
+    onUnserved = "respond",
+    fixture,
+    now,
+    runJobs = "manual",
+    operatorToken: givenToken = "dbt_operator_test_token",
+    ...options
+  } = testOptions;
   const baseUrl = options.baseUrl ?? "http://docsbase.test";
   const storage = options.storage ?? memoryStorage();
   const time = createTestTime(
@@ -220,8 +229,8 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
     ids: () => ids.next(),
   });
   const snapshots = createSnapshots(docsbase, storage);
-  const { token, userId: operatorId } = await docsbase.bootstrap({ token: "dbt_operator_test_token" });
-  const operatorToken = token ?? "dbt_operator_test_token";
+  const { token, userId: operatorId } = await docsbase.bootstrap({ token: givenToken });
+  const operatorToken = token ?? givenToken;
   const send = async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
     const http: HttpCall = { networkError: false };

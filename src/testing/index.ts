@@ -22,6 +22,7 @@ export type {
   FixtureUser,
 } from "./fixture.js";
 export { UnservedOperationError } from "./unserved.js";
+export { testDoubleHandler } from "./admin.js";
 export type { TestClock, TestJobs, TestTime } from "./clock.js";
 export type { JobInfo, JobState } from "../core/jobs/index.js";
 export type { TestSnapshot } from "./snapshots.js";
