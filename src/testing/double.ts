@@ -232,7 +232,8 @@ export async function createTestDocsbase(testOptions: TestDocsbaseOptions = {}):
   const { token, userId: operatorId } = await docsbase.bootstrap({ token: givenToken });
   const operatorToken = token ?? givenToken;
   const send = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
+    // A Request given alone is sent as it is (its body is read once, by the handler).
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const http: HttpCall = { networkError: false };
     overHttp.set(request, http);
     const response = await docsbase.fetch(request);
@@ -402,6 +403,9 @@ async function httpEntryOf(
 
 /** A request's path under `/v1` (`/spaces/x`); a path outside it as it is. */
 function pathUnderV1(url: string): string {
-  const { pathname } = new URL(url);
+  // A Request's url is absolute and normalized: the path starts at the first "/" after "scheme://".
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const end = url.search(/[?#]/);
+  const pathname = start < 0 ? "/" : url.slice(start, end < 0 ? undefined : end);
   return pathname.startsWith("/v1/") ? pathname.slice(3) : pathname;
 }

@@ -41,6 +41,25 @@ describe("test double: the call journal", () => {
     expect(space?.body).not.toHaveProperty("extra");
   });
 
+  it("journals an HTTP call's path without its query, and a Request sent as it is", async () => {
+    const test = await createTestDocsbase();
+    const alice = await test.createUser("Alice");
+    const headers = { authorization: `Bearer ${alice.token}` };
+    await test.fetch(`${test.endpoint}/v1/orgs?limit=5`, { headers });
+    await test.fetch(new Request(`${test.endpoint}/v1/user`, { headers }));
+    await test.fetch(`${test.endpoint}/elsewhere?x=1`);
+    expect(test.calls()).toMatchObject([
+      {
+        operationId: "listOrganizationsForAuthenticatedUser",
+        path: "/orgs",
+        query: { limit: 5 },
+        status: 200,
+      },
+      { operationId: "getAuthenticatedUser", path: "/user", status: 200, response: { id: alice.id } },
+      { operationId: undefined, path: "/elsewhere", query: { x: "1" }, status: 404 },
+    ]);
+  });
+
   it("filters by operation, method, path, status and user, and clears", async () => {
     const test = await createTestDocsbase();
     const alice = await test.createUser("Alice");
