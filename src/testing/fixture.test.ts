@@ -90,10 +90,16 @@ describe("fixtures", () => {
     expect(intro).toMatchObject({ title: "Intro" });
     const { pages } = await ada.listPages({ spaceId: "space-handbook" });
     expect(pages).toMatchObject([{ id: "page-intro", title: "Intro", pages: [{ title: "Child" }] }]);
-    await ada.updateSpaceById({ spaceId: "space-handbook", body: { title: "Renamed" } });
+    const snap = await test.snapshot();
+    await test.as("tok-ada-0123456789abcdef").updateSpaceById({
+      spaceId: "space-handbook",
+      body: { title: "Renamed" },
+    });
     expect(test.calls({ operationId: "updateSpaceById" })).toMatchObject([
       { body: { title: "Renamed" }, status: 200, user: "u-ada" },
     ]);
+    await test.restore(snap);
+    expect(await ada.getSpaceById({ spaceId: "space-handbook" })).toMatchObject({ title: "Handbook" });
   });
 
   it("keeps the loading calls out of the journal", async () => {
