@@ -1,44 +1,18 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { startServe, stopServe as stop } from "./support/serve-process.js";
 
 const root = join(import.meta.dirname, "..");
 const FIXTURE = join(root, "examples", "curl", "fixture.json");
 const TOKEN = "dbt_cli_test_double_operator_token";
 
-/** Starts `docsbase serve` as a child process; resolves once it listens, rejects if it exits first. */
-function startCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "src/cli/main.ts", "serve", "--port", "0", ...args],
-    {
-      cwd: root,
-      env: { ...process.env, DOCSBASE_ADMIN_TOKEN: TOKEN, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  const ready = new Promise<{ url: string; output: () => string }>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /docsbase listening on (\S+)/.exec(output);
-      if (match?.[1]) resolve({ url: match[1], output: () => output });
-    });
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`exited with ${code} before listening:\n${output}`)));
-  });
-  return { child, ready };
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once("exit", (code) => resolve(code));
-    child.kill("SIGTERM");
-  });
-}
+/** `docsbase serve` with the operator token the tests use, unless `env` says otherwise. */
+const startCli = (args: string[], env: Record<string, string> = {}) =>
+  startServe(args, { DOCSBASE_ADMIN_TOKEN: TOKEN, ...env });
 
 describe("docsbase serve --test-double", () => {
   const directory = mkdtempSync(join(tmpdir(), "docsbase-double-"));

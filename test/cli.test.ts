@@ -1,39 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-
-/** Starts `docsbase serve` as a child process and resolves once it listens. */
-function startCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "src/cli/main.ts", "serve", "--port", "0", ...args],
-    {
-      cwd: join(import.meta.dirname, ".."),
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  const ready = new Promise<{ url: string; output: () => string }>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /docsbase listening on (\S+)/.exec(output);
-      if (match?.[1]) resolve({ url: match[1], output: () => output });
-    });
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`exited with ${code} before listening:\n${output}`)));
-  });
-  return { child, ready };
-}
-
-function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once("exit", (code) => resolve(code));
-    child.kill(signal);
-  });
-}
+import { startServe as startCli, stopServe as stop } from "./support/serve-process.js";
 
 describe("docsbase serve", () => {
   const directory = mkdtempSync(join(tmpdir(), "docsbase-cli-"));

@@ -1,4 +1,5 @@
 import type { ApiClient, Answer } from "./serve-process.js";
+import { mulberry32 } from "../../src/testing/faults.js";
 
 /**
  * Concurrent writers for the crash test (test/crash.test.ts) and the model of what the server
@@ -7,17 +8,8 @@ import type { ApiClient, Answer } from "./serve-process.js";
  * the server is killed is recorded as `pending` (it may or may not have been committed).
  */
 
-/** A seeded generator (mulberry32): the same seed gives the same choices. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (mulberry32, the test double's): the same seed gives the same choices. */
+export const seededRandom = mulberry32;
 
 /** A value as acknowledged, and the one an unacknowledged write in flight asked for, if any. */
 export interface Tracked<T> {

@@ -15,6 +15,37 @@ const root = join(import.meta.dirname, "..", "..");
 export const TSX_CLI = ["--import", "tsx", "src/cli/main.ts"] as const;
 
 /**
+ * Starts `docsbase serve --port 0 ...args` through tsx; `ready` resolves with its URL once it
+ * listens (and with everything it printed so far, as `output()`), or rejects if it exits first.
+ */
+export function startServe(args: readonly string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [...TSX_CLI, "serve", "--port", "0", ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const ready = new Promise<{ url: string; output: () => string }>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /docsbase listening on (\S+)/.exec(output);
+      if (match?.[1]) resolve({ url: match[1], output: () => output });
+    });
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", (code) => reject(new Error(`exited with ${code} before listening:\n${output}`)));
+  });
+  return { child, ready };
+}
+
+/** Sends `signal` to a started server and resolves with its exit code. */
+export function stopServe(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once("exit", (code) => resolve(code));
+    child.kill(signal);
+  });
+}
+
+/**
  * Builds src/cli/main.ts as the package build does (tsup, the drivers left external) into one
  * file, for a test that starts the server several times: under tsx each start loads every source
  * module through its loader again (11 to 14 s per start on 2 busy cores, against 2 to 5 s for the
