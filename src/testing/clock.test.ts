@@ -9,6 +9,17 @@ import { durationMs } from "./clock.js";
 import { createTestDocsbase } from "./double.js";
 
 const START = "2024-01-01T00:00:00.000Z";
+
+/** An analyzer that makes each message of a conversation an insight of its own, titled by it. */
+const analyzer: ConversationAnalyzer = {
+  analyze: (conversation) =>
+    conversation.parts.map((part) => ({
+      title: part.body,
+      details: part.body,
+      impact: "high" as const,
+      terms: { [part.body]: 1 },
+    })),
+};
 const at = (ms: number) => new Date(Date.parse(START) + ms);
 
 describe("test.clock", () => {
@@ -22,15 +33,6 @@ describe("test.clock", () => {
   });
 
   it("refuses a negative or malformed duration, naming the argument", async () => {
-    const analyzer: ConversationAnalyzer = {
-      analyze: (conversation) =>
-        conversation.parts.map((part) => ({
-          title: part.body,
-          details: part.body,
-          impact: "high" as const,
-          terms: { [part.body]: 1 },
-        })),
-    };
     const test = await createTestDocsbase({ now: START, conversationAnalyzer: analyzer });
     for (const bad of [-1, Number.NaN, "", "7", "7 days", "-1h", "1y", "h"]) {
       await expect(test.clock.advance(bad)).rejects.toMatchObject({
@@ -46,15 +48,6 @@ describe("test.clock", () => {
   });
 
   it("starts at `now` and stays frozen, moving only by set and advance, for every timestamp", async () => {
-    const analyzer: ConversationAnalyzer = {
-      analyze: (conversation) =>
-        conversation.parts.map((part) => ({
-          title: part.body,
-          details: part.body,
-          impact: "high" as const,
-          terms: { [part.body]: 1 },
-        })),
-    };
     const test = await createTestDocsbase({ now: START, conversationAnalyzer: analyzer });
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(test.clock.now()).toEqual(new Date(START));
@@ -100,15 +93,6 @@ describe("test.clock", () => {
   });
 
   it("expires a token by the double's clock, through the token cache", async () => {
-    const analyzer: ConversationAnalyzer = {
-      analyze: (conversation) =>
-        conversation.parts.map((part) => ({
-          title: part.body,
-          details: part.body,
-          impact: "high" as const,
-          terms: { [part.body]: 1 },
-        })),
-    };
     const test = await createTestDocsbase({ now: START, conversationAnalyzer: analyzer });
     const alice = await test.createUser("Alice");
     const { token } = await test.as(test.operatorToken).createUserToken({
@@ -139,15 +123,6 @@ describe("test.clock", () => {
 
 describe("test.jobs and clock.advance", () => {
   it("purges a deleted space once its restore window has passed, not before", async () => {
-    const analyzer: ConversationAnalyzer = {
-      analyze: (conversation) =>
-        conversation.parts.map((part) => ({
-          title: part.body,
-          details: part.body,
-          impact: "high" as const,
-          terms: { [part.body]: 1 },
-        })),
-    };
     const test = await createTestDocsbase({ now: START, conversationAnalyzer: analyzer });
     const api = test.as(await test.createUser("Owner"));
     const org = (await api.createOrganization({ body: { title: "Acme" } })).id;
@@ -210,15 +185,6 @@ describe("test.jobs and clock.advance", () => {
   });
 
   it("clusters ingested conversations when the clock moves", async () => {
-    const analyzer: ConversationAnalyzer = {
-      analyze: (conversation) =>
-        conversation.parts.map((part) => ({
-          title: part.body,
-          details: part.body,
-          impact: "high" as const,
-          terms: { [part.body]: 1 },
-        })),
-    };
     const test = await createTestDocsbase({ now: START, conversationAnalyzer: analyzer });
     const lead = test.as(await test.createUser("Lead"));
     const organizationId = (await lead.createOrganization({ body: { title: "Acme" } })).id;
