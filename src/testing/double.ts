@@ -335,12 +335,13 @@ interface HttpCall {
   networkError: boolean;
 }
 
-function entryOf(call: ObservedCall, answer: ObservedAnswer, at: Date): CallEntry {
+/** A call's entry; `path` as called (an HTTP call's own), else filled in from its parameters. */
+function entryOf(call: ObservedCall, answer: ObservedAnswer, at: Date, path = pathOf(call)): CallEntry {
   const input = call.input ?? call.raw;
   return {
     operationId: call.operationId,
     method: call.method.toUpperCase(),
-    path: pathOf(call),
+    path,
     params: input.params,
     query: input.query,
     body: input.body,
@@ -383,7 +384,7 @@ async function httpEntryOf(
             .then((text) => (text ? JSON.parse(text) : undefined));
     answer = { status: response.status, body, headers: {} };
   }
-  if (http.call) return { ...entryOf(http.call, answer, at), path: pathUnderV1(request.url) };
+  if (http.call) return entryOf(http.call, answer, at, pathUnderV1(request.url));
   const url = new URL(request.url);
   const query: Record<string, string> = {};
   for (const [key, value] of url.searchParams) query[key] = value;
