@@ -65,6 +65,16 @@ describe("the nesting bound of request bodies", () => {
     );
     expect(answer.status).toBe(400);
     expect(answer.message).toContain("body.description.nodes.0.data.a");
+    // The typed in-process client comes through the same check.
+    let data: Record<string, unknown> = {};
+    for (let level = 0; level < PAST; level++) data = { a: data };
+    const description = {
+      object: "document",
+      nodes: [{ object: "block", type: "paragraph", data, nodes: [] }],
+    };
+    await expect(
+      client.createChangeRequest({ spaceId: space, body: { description } as never }),
+    ).rejects.toThrow(/^body\.description\.nodes\.0\.data\.a.*: Nested deeper than/);
     expect((await client.listChangeRequestsForSpace({ spaceId: space })).items).toEqual([]);
   });
 
