@@ -22,33 +22,56 @@ interface Visit {
 }
 
 /**
- * The path (`description.nodes.0.data.a`, its first keys then `…` when longer) of the first value that nests deeper than `limit`
- * levels of arrays and plain objects, counting `value` itself as level 1, or `undefined` when
- * none does. The walk is iterative, so it is safe on any input; it ends on a cyclic value too
- * (the cycle passes the limit). Other objects (a `Uint8Array`, a `Blob`) count as leaves.
+ * The path (`description.nodes.0.data.a`, its first keys then `…` when longer) of the first value
+ * that nests deeper than `limit` levels of arrays and plain objects, counting `value` itself as
+ * level 1, or `undefined` when none does. The walk is iterative, so it is safe on any input; it
+ * ends on a cyclic value too (the cycle passes the limit). Other objects (a `Uint8Array`, a
+ * `Blob`) count as leaves.
  *
  * @example
  * nestingPastLimit({ a: { b: [] } }, 2); // "a.b"
  */
 export function nestingPastLimit(value: unknown, limit: number): string | undefined {
-  const stack: Visit[] = [{ value, depth: 0, key: "", parent: undefined }];
-  while (stack.length > 0) {
-    const visit = stack.pop()!;
-    const children = childrenOf(visit.value);
-    if (!children) continue;
-    if (visit.depth >= limit) return pathOf(visit);
-    for (const [key, child] of children)
-      stack.push({ value: child, depth: visit.depth + 1, key, parent: visit });
+  // Every accepted body is walked: this pass keeps no path, the slower one below names it.
+  if (!isContainer(value)) return undefined;
+  const values: object[] = [value];
+  const depths: number[] = [0];
+  const push = (child: unknown, depth: number) => {
+    if (!isContainer(child)) return;
+    values.push(child);
+    depths.push(depth);
+  };
+  while (values.length > 0) {
+    const current = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth >= limit) return pathPastLimit(value, limit);
+    if (Array.isArray(current)) {
+      for (const child of current) push(child, depth + 1);
+    } else {
+      for (const key in current) push((current as Record<string, unknown>)[key], depth + 1);
+    }
   }
   return undefined;
 }
 
-function childrenOf(value: unknown): Iterable<[string, unknown]> | undefined {
-  if (Array.isArray(value)) return value.map((child, index): [string, unknown] => [String(index), child]);
-  if (typeof value !== "object" || value === null) return undefined;
+function isContainer(value: unknown): value is object {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return true;
   const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return undefined;
-  return Object.entries(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** The same walk as `nestingPastLimit`, keeping each value's parent to name the path it finds. */
+function pathPastLimit(value: unknown, limit: number): string {
+  const stack: Visit[] = [{ value, depth: 0, key: "", parent: undefined }];
+  for (let visit = stack.pop(); visit; visit = stack.pop()) {
+    if (!isContainer(visit.value)) continue;
+    if (visit.depth >= limit) return pathOf(visit);
+    for (const [key, child] of Object.entries(visit.value)) {
+      stack.push({ value: child, depth: visit.depth + 1, key, parent: visit });
+    }
+  }
+  return "";
 }
 
 function pathOf(visit: Visit): string {
