@@ -3,6 +3,7 @@ import { Reply, type AnyOperation } from "./registry.js";
 import { requireReaderTokenAccess } from "./permissions/reader-token.js";
 import { badRequest, unauthorized } from "./shared/errors.js";
 import type { InvokeObserver, ObservedCall } from "./shared/observe.js";
+import { MAX_BODY_DEPTH, nestingPastLimit } from "./shared/nesting.js";
 import { describeIssues } from "./shared/schema.js";
 import type { Context } from "./shared/world.js";
 
@@ -63,7 +64,7 @@ async function run(
   // A reader token reaches only the operations whose rule says so (permissions/reader-token.ts).
   if (context.caller?.scope) requireReaderTokenAccess(operation.access, context.caller.scope, params);
   const query = parse("query", operation.query ?? EMPTY, raw.query);
-  const body = operation.body ? parse("body", operation.body, raw.body) : undefined;
+  const body = operation.body ? parse("body", operation.body, bounded(raw.body)) : undefined;
   const input = { params, query, body };
   if (observer && call) {
     call.input = input;
@@ -83,6 +84,18 @@ async function run(
   );
   if (result instanceof Reply) return { status: result.status, body: result.body, headers: result.headers };
   return { status: operation.status ?? 200, body: result, headers: {} };
+}
+
+/**
+ * Refuses a body nested deeper than `MAX_BODY_DEPTH`, before any schema walks it: schemas, copies
+ * and storage adapters recurse into free-form values, which only this bound keeps shallow.
+ */
+function bounded(body: unknown): unknown {
+  const path = nestingPastLimit(body, MAX_BODY_DEPTH);
+  if (path !== undefined) {
+    throw badRequest(`body.${path}: Nested deeper than ${MAX_BODY_DEPTH} levels of objects and arrays`);
+  }
+  return body;
 }
 
 function parse(where: string, schema: z.ZodType, value: unknown): unknown {
