@@ -11,6 +11,7 @@ export type { JobInfo, JobState } from "./present.js";
 export {
   DEFAULT_LEASE_MS,
   DEFAULT_MAX_ATTEMPTS,
+  PermanentJobError,
   retryDelayMs,
   runDueJobs,
   type JobRunnerOptions,

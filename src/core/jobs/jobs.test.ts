@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import { gate, jobsDocsbase, marksTable, movableClock } from "../../../test/support/jobs.js";
-import { DEFAULT_MAX_ATTEMPTS, retryDelayMs, type JobHandler } from "./index.js";
+import { DEFAULT_MAX_ATTEMPTS, PermanentJobError, retryDelayMs, type JobHandler } from "./index.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -190,6 +190,20 @@ describe("job runner", () => {
     await queue("broken");
     expect(await docsbase.runJobs()).toBe(1);
     expect(await docsbase.jobs()).toMatchObject([{ state: "dead", attempts: 1, error: "Error: no" }]);
+  });
+
+  it("keeps a job that throws a PermanentJobError as dead at once, with no retry", async () => {
+    const { clock } = movableClock();
+    const handlers = {
+      hopeless: (async () => Promise.reject(new PermanentJobError("bad input"))) satisfies JobHandler,
+    };
+    const { docsbase, queue } = await jobsDocsbase(handlers, { clock });
+    await queue("hopeless");
+    expect(await docsbase.runJobs()).toBe(1);
+    expect(await docsbase.jobs()).toMatchObject([
+      { state: "dead", attempts: 1, error: "PermanentJobError: bad input" },
+    ]);
+    expect(await docsbase.jobs({ state: "queued" })).toEqual([]);
   });
 
   it("does not let a failing job hold back the jobs queued after it", async () => {

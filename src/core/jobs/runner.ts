@@ -28,6 +28,19 @@ export interface JobRunnerOptions {
 }
 
 /**
+ * Thrown by a handler whose job failed for a reason a retry cannot fix (the input itself is bad):
+ * the job is kept as dead at once, with this error, instead of being retried.
+ *
+ * @example
+ * ```ts
+ * if (!parsable(payload)) throw new PermanentJobError("payload: not a spec revision");
+ * ```
+ */
+export class PermanentJobError extends Error {
+  override readonly name = "PermanentJobError";
+}
+
+/**
  * The delay before attempt `attempt + 1` once attempt `attempt` failed: 30 s, 1 min, 2 min...
  * doubling up to an hour.
  */
@@ -45,7 +58,7 @@ export function retryDelayMs(attempt: number): number {
  * 2. run its handler, with no transaction open;
  * 3. finish, in a write transaction, only if the job still holds that token: delete it on success;
  *    on failure, queue it again after {@link retryDelayMs}, or keep it as dead after the last
- *    attempt. A token that changed means the lease ran out and another runner claimed the job:
+ *    attempt (or at once for a {@link PermanentJobError}). A token that changed means the lease ran out and another runner claimed the job:
  *    that runner's outcome counts, this one's is dropped.
  *
  * So a job runs at least once and, while its lease holds, on one runner only. A job type without a
@@ -130,7 +143,7 @@ async function finish(
     const { lease: _lease, runAt: _runAt, ...rest } = current;
     const error = messageOf(failure.error);
     const kept: JobRecord =
-      job.attempts >= maxAttempts
+      job.attempts >= maxAttempts || failure.error instanceof PermanentJobError
         ? { ...rest, error, diedAt: now.toISOString() }
         : { ...rest, error, runAt: new Date(now.getTime() + retryDelayMs(job.attempts)).toISOString() };
     await tx.put(jobsTable, kept);

@@ -15,7 +15,8 @@ export interface JobAttempt {
  * (`world.storage.write(...)`) and may call the network between them (`world.fetch`). It may run
  * more than once (a retry after a failure, or after its runner died mid-way), so it must be
  * idempotent: check the state it is about to change, as `purgeDeletedSpace` does. Throwing (or
- * rejecting) fails the attempt; it is retried with backoff, then kept as dead.
+ * rejecting) fails the attempt; it is retried with backoff, then kept as dead. Throwing a
+ * `PermanentJobError` (a failure no retry can fix) keeps it as dead at once.
  */
 export type JobHandler = (world: World, payload: Record<string, unknown>, job: JobAttempt) => Promise<void>;
 

@@ -49,18 +49,23 @@ export async function processSource(
 ): Promise<ProcessResult> {
   try {
     const files = new Map<string, unknown>();
-    const budget: Budget = { bytes: 0, files: 0, deadline: AbortSignal.timeout(MAX_PROCESSING_MS) };
+    const budget: Budget = {
+      bytes: 0,
+      resolvedBytes: 0,
+      files: 0,
+      deadline: AbortSignal.timeout(MAX_PROCESSING_MS),
+    };
     let root: string;
     let rootBase: string | undefined;
     if ("url" in source) {
       const fetched = await fetchFile(fetch, source.url, `source.url`, budget);
       root = fetched.url;
       rootBase = fetched.url;
-      files.set(root, parseText(fetched.text, root));
+      files.set(root, parseText(fetched.text, root, budget));
     } else {
       root = textKey;
       countBytes(source.text, "source.text", budget);
-      files.set(root, parseText(source.text, "source.text"));
+      files.set(root, parseText(source.text, "source.text", budget));
     }
     const document = files.get(root);
     const specification = kindOf(document);

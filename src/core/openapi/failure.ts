@@ -15,7 +15,10 @@ export const parseFailure = (message: string) =>
 
 /** What a processing has used so far, and its deadline. */
 export interface Budget {
+  /** UTF-8 bytes of the files' texts. */
   bytes: number;
+  /** UTF-8 bytes of the files once parsed, as JSON (YAML aliases resolved). */
+  resolvedBytes: number;
   files: number;
   readonly deadline: AbortSignal;
 }

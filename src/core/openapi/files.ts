@@ -2,6 +2,7 @@ import { parseDocument } from "yaml";
 import { isOutboundError } from "../net/outbound-error.js";
 import type { FetchFunction } from "../net/outbound.js";
 import { type Budget, Failure, parseFailure } from "./failure.js";
+import { measureParsed } from "./measure.js";
 import { MAX_FILE_BYTES, MAX_PROCESSING_MS, MAX_REPORTED_ERRORS, MAX_TOTAL_BYTES } from "./limits.js";
 
 /** Reading one file of a spec: fetching it within the limits, and parsing it. */
@@ -61,8 +62,17 @@ export async function fetchFile(
   return { url: response.url || url, text };
 }
 
-/** Parses JSON, else YAML (1.2, a superset of JSON); a failure names the line and column. */
-export function parseText(text: string, where: string): unknown {
+/**
+ * Parses JSON, else YAML (1.2, a superset of JSON); a failure names the line and column. The value
+ * counts against the budget's resolved bytes, and its nesting is bounded (`measureParsed`).
+ */
+export function parseText(text: string, where: string, budget: Budget): unknown {
+  const value = parseJSONOrYAML(text, where);
+  measureParsed(value, where, budget);
+  return value;
+}
+
+function parseJSONOrYAML(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -8,6 +8,16 @@ export const MAX_TOTAL_BYTES = 10 * 1024 * 1024;
 export const MAX_REFERENCED_FILES = 50;
 /** Longest chain of files: the document is depth 0, a file it references depth 1... */
 export const MAX_REFERENCE_DEPTH = 10;
+/**
+ * Largest total of the document and every file it references once parsed, as stored (UTF-8 bytes
+ * of their JSON): YAML aliases make this larger than the text.
+ */
+export const MAX_RESOLVED_BYTES = 10 * 1024 * 1024;
+/**
+ * Deepest nesting of objects and arrays in a parsed file, and in the document once its references
+ * are inlined (the document itself is depth 0).
+ */
+export const MAX_NESTING_DEPTH = 256;
 /** Most JSON values (objects, arrays, scalars) in the document once its references are inlined. */
 export const MAX_RESOLVED_NODES = 1_000_000;
 /** Deadline of a whole processing, every fetch included (each fetch also has the outbound deadline). */

@@ -1,8 +1,9 @@
 import type { JobHandler } from "../jobs/schedule.js";
+import { PermanentJobError } from "../jobs/runner.js";
 import { scheduleJob } from "../jobs/schedule.js";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
-import { processSource } from "./document.js";
+import { processSource, type ProcessResult } from "./document.js";
 import { specLocation } from "./present.js";
 import {
   type OpenAPISpecContent,
@@ -19,7 +20,9 @@ import {
  * through `world.fetch`), then records the outcome: `complete` with `lastProcessedAt`, and either
  * the error (`lastProcessErrorCode`, `lastProcessedErrors`; no version) or no error and, when the
  * content differs from the latest version's, a new version. A job whose spec was deleted or
- * updated meanwhile drops its outcome: the job queued by the update decides.
+ * updated meanwhile drops its outcome: the job queued by the update decides. `processSource` turns
+ * every failure of the source into a result and uses no storage, so whatever else it throws would
+ * throw again on a retry: that ends as a `PARSE_ERROR` too, and the job dead at once.
  */
 export const PROCESS_OPENAPI_SPEC_JOB = "openapi.process-spec";
 
@@ -57,7 +60,14 @@ export const processOpenAPISpec: JobHandler = async (world, payload) => {
   // A text source's document is keyed by the URL its version's content is served at.
   const versionId = world.ids();
   const textKey = `${specLocation(world, started)}/versions/${versionId}/content`;
-  const result = await processSource(world.fetch, started.source, textKey);
+  let unexpected: unknown;
+  const result = await processSource(world.fetch, started.source, textKey).catch(
+    (error: unknown): ProcessResult => {
+      unexpected = error;
+      const message = `${textKey}: the document could not be processed (${error instanceof Error ? error.name : "error"})`;
+      return { ok: false, code: "PARSE_ERROR", errors: [{ message, code: "PARSE_ERROR" }] };
+    },
+  );
 
   await world.storage.write(async (tx) => {
     const spec = await tx.get(openAPISpecsTable, id);
@@ -96,4 +106,12 @@ export const processOpenAPISpec: JobHandler = async (world, payload) => {
     await tx.put(openAPISpecVersionsTable, version);
     await tx.put(openAPISpecsTable, { ...done, lastVersion: version.id });
   });
+  if (unexpected) {
+    throw new PermanentJobError(
+      `${id}: ${unexpected instanceof Error ? unexpected.message : String(unexpected)}`,
+      {
+        cause: unexpected,
+      },
+    );
+  }
 };

@@ -2,6 +2,7 @@ import type { FetchFunction } from "../net/outbound.js";
 import { type Budget, Failure, parseFailure } from "./failure.js";
 import { fetchFile, parseText } from "./files.js";
 import {
+  MAX_NESTING_DEPTH,
   MAX_REFERENCE_DEPTH,
   MAX_REFERENCED_FILES,
   MAX_REPORTED_ERRORS,
@@ -85,7 +86,7 @@ export async function fetchReferences(
       }
       try {
         const fetched = await fetchFile(fetch, file, where, budget);
-        files.set(file, parseText(fetched.text, file));
+        files.set(file, parseText(fetched.text, file, budget));
         bases.set(file, fetched.url);
         next.push({ key: file, base: fetched.url });
       } catch (error) {
@@ -117,8 +118,10 @@ function resolvePointer(document: unknown, fragment: string, where: string): unk
 /**
  * A copy of the document in which each `$ref` to another file (and each `$ref` inside another
  * file) is replaced by a copy of its target, so that the validator needs no network. A reference
- * that loops back into a chain being inlined becomes an empty object. `MAX_RESOLVED_NODES` bounds the copy against documents that reference one large part
- * many times.
+ * that loops back into a chain being inlined becomes an empty object. `MAX_RESOLVED_NODES` bounds
+ * the copy against documents that reference one large part many times, and `MAX_NESTING_DEPTH`
+ * its nesting (files nested within the limit can chain into a deeper copy), before the recursion
+ * here or in the validator could exhaust the stack.
  */
 export function inline(
   files: ReadonlyMap<string, unknown>,
@@ -132,14 +135,20 @@ export function inline(
     base: string | undefined,
     at: string,
     chain: string[],
+    depth: number,
   ): unknown => {
     if (++nodes > MAX_RESOLVED_NODES) {
       throw parseFailure(
         `${root}: larger than ${MAX_RESOLVED_NODES} values once its references are resolved`,
       );
     }
+    if (depth > MAX_NESTING_DEPTH) {
+      throw parseFailure(
+        `${file}#${at}: nested deeper than the limit of ${MAX_NESTING_DEPTH} levels once references are resolved`,
+      );
+    }
     if (Array.isArray(node))
-      return node.map((item, index) => copy(item, file, base, `${at}/${index}`, chain));
+      return node.map((item, index) => copy(item, file, base, `${at}/${index}`, chain, depth + 1));
     if (!isObject(node)) return node;
     const ref = node["$ref"];
     if (typeof ref === "string" && (file !== root || !ref.startsWith("#"))) {
@@ -152,15 +161,15 @@ export function inline(
       // checked as an empty schema (the files themselves are kept as they are).
       if (chain.includes(id)) return {};
       const value = resolvePointer(files.get(target), fragment, where);
-      return copy(value, target, bases.get(target), fragment.slice(1), [...chain, id]);
+      return copy(value, target, bases.get(target), fragment.slice(1), [...chain, id], depth);
     }
     // `fromEntries` defines each key as an own property, so a `__proto__` key stays a plain key.
     return Object.fromEntries(
       Object.entries(node).map(([key, value]) => [
         key,
-        copy(value, file, base, `${at}/${escapeToken(key)}`, chain),
+        copy(value, file, base, `${at}/${escapeToken(key)}`, chain, depth + 1),
       ]),
     );
   };
-  return copy(files.get(root), root, bases.get(root), "", []);
+  return copy(files.get(root), root, bases.get(root), "", [], 0);
 }
