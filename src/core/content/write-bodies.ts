@@ -76,3 +76,9 @@ export const uploadFileBody = z.object({
   /** The bytes, base64. */
   data: z.base64(),
 });
+
+/**
+ * A page's texts with their write limits, for text that reaches a page by another way than these
+ * bodies (a translation engine's answers).
+ */
+export const pageTexts = z.object({ title, description: description.optional(), markdown });

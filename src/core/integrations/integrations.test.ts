@@ -105,7 +105,21 @@ describe("integrations", () => {
     ).rejects.toMatchObject({ code: "not_found", message: expect.stringContaining("body.organization") });
     const editor = await w.member("edit");
     await expect(w.publish("x", {}, editor.client)).rejects.toMatchObject({ code: "forbidden" });
-    await expect(w.publish("x", {}, w.outsider.client)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(w.client.getIntegrationByName({ integrationName: "x" })).rejects.toMatchObject({
+      code: "not_found",
+    });
+  });
+
+  it("answers a non-member as for a missing organization, so ids cannot be confirmed", async () => {
+    const w = await setup();
+    const missing = "no-such-org";
+    const answer = async (organization: string) => {
+      const { status, body } = await w.outsider("POST", "/integrations/x", definition(organization));
+      return { status, body: JSON.stringify(body).replaceAll(organization, "ORG") };
+    };
+    const existing = await answer(w.org);
+    expect(existing.status).toBe(404);
+    expect(existing).toEqual(await answer(missing));
     await expect(w.client.getIntegrationByName({ integrationName: "x" })).rejects.toMatchObject({
       code: "not_found",
     });

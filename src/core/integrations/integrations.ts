@@ -43,9 +43,11 @@ export const publishIntegration = defineOperation({
   async run(scope, { params, body }) {
     const { tx } = scope;
     const organization = await findOrganization(tx, body.organization);
-    if (!organization) throw notFound(`body.organization: no organization "${body.organization}"`);
-    const membership = await findMembership(tx, scope, organization.id);
-    if (membership?.role !== "admin") {
+    const membership = organization && (await findMembership(tx, scope, organization.id));
+    // A non-member is answered as for a missing organization, so ids cannot be confirmed.
+    if (!organization || !membership)
+      throw notFound(`body.organization: no organization "${body.organization}"`);
+    if (membership.role !== "admin") {
       throw forbidden(
         `Publishing an integration needs the "admin" role in organization "${organization.id}"`,
       );

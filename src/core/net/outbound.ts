@@ -81,8 +81,8 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchFunction {
       );
     }
     if (options.allowPrivateNetwork) return;
-    const refuse = (why: string) =>
-      new OutboundError("address_refused", `Refused ${url.href}: ${why}`, url.href);
+    const refuse = (why: string, cause?: Error) =>
+      new OutboundError("address_refused", `Refused ${url.href}: ${why}`, url.href, cause && { cause });
     const host = url.hostname.replace(/\.$/, "");
     const literal = classifyAddress(host);
     if (literal !== undefined) {
@@ -97,16 +97,18 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchFunction {
       addresses = await resolveHost(host);
     } catch (error) {
       if (error instanceof NoResolverError) throw refuse(error.message);
-      throw new OutboundError("network_error", `Could not resolve ${host}: ${messageOf(error)}`, url.href, {
-        cause: error,
-      });
+      throw couldNotConnect(url, error);
     }
-    if (addresses.length === 0) {
-      throw new OutboundError("network_error", `${host} resolves to no address`, url.href);
-    }
+    if (addresses.length === 0) throw couldNotConnect(url, new Error(`${host} resolves to no address`));
     for (const address of addresses) {
       const kind = classifyAddress(address) ?? "not an IP address";
-      if (kind !== "public") throw refuse(`${host} resolves to ${address}, not a public address (${kind})`);
+      if (kind !== "public") {
+        // The message is shown to users; the address it resolved to stays in the cause.
+        throw refuse(
+          "address refused",
+          new Error(`${host} resolves to ${address}, not a public address (${kind})`),
+        );
+      }
     }
   }
 
@@ -244,14 +246,21 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchFunction {
       }
       if (callerSignal.aborted) throw callerSignal.reason;
       if (error instanceof OutboundError) throw error;
-      throw new OutboundError("network_error", `Fetching ${url.href} failed: ${messageOf(error)}`, url.href, {
-        cause: error,
-      });
+      throw couldNotConnect(url, error);
     } finally {
       clearTimeout(timer);
       callerSignal.removeEventListener("abort", onCallerAbort);
     }
   };
+}
+
+/**
+ * A failed resolution or connection. The message is what users read (an OpenAPI spec's
+ * `lastProcessedErrors`, a delivery's trace), so it names the URL only: the resolver's or the
+ * transport's detail (a DNS error code, an internal address) stays in `cause`, for the operator.
+ */
+function couldNotConnect(url: URL, cause: unknown): OutboundError {
+  return new OutboundError("network_error", `Could not connect to ${url.href}`, url.href, { cause });
 }
 
 function messageOf(error: unknown): string {

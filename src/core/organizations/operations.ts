@@ -4,7 +4,7 @@ import { defineOperation, noContent } from "../registry.js";
 import { memberKey, requireMembership } from "../permissions/membership.js";
 import { inOrganization } from "../permissions/organization.js";
 import { anyCaller } from "../permissions/rules.js";
-import { badRequest, conflict } from "../shared/errors.js";
+import { badRequest, conflict, notFound } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { memberRoleOrGuest } from "../shared/roles.js";
 import { boundedId, httpUrl, pathParam } from "../shared/schema.js";
@@ -171,9 +171,10 @@ export const joinOrganization = defineOperation({
     if (await tx.get(membersTable, memberKey(organization.id, caller.userId))) return noContent();
     const user = await tx.get(usersTable, caller.userId);
     const domain = user?.emailKey.split("@")[1] ?? "";
-    if (!organization.emailDomains.includes(domain)) {
-      throw badRequest(`Email domain "${domain}" is not allowed to join this organization`);
-    }
+    // Answered as for a missing organization (anyCallerOnOrganization), so that a caller who may
+    // not join cannot tell whether the organization exists.
+    if (!organization.emailDomains.includes(domain))
+      throw notFound(`Organization "${organization.id}" not found`);
     await insertMember(tx, scope, organization.id, caller.userId, organization.defaultRole);
     return noContent();
   },

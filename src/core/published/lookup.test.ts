@@ -232,10 +232,13 @@ describe("getPublishedContentByUrl: visitor-auth", () => {
 
   it("answers the redirect shape with redirectOnError", async () => {
     const w = await visitorSite();
-    const expected = { target: "application", redirect: `http://docsbase.test/o/${w.org}/sites/${w.site}` };
+    // The application, not the site's page there: no id of the site or its organization.
+    const expected = { target: "application", redirect: "http://docsbase.test/" };
     const missing = await w.lookup(w.root, "&redirectOnError=true");
     expect(missing.status).toBe(200);
     expect(missing.body).toEqual(expected);
+    expect(JSON.stringify(missing.body)).not.toContain(w.org);
+    expect(JSON.stringify(missing.body)).not.toContain(w.site);
     expect((await w.withToken(w.root, "garbage", "&redirectOnError=true")).body).toEqual(expected);
     // A valid token on an unknown page is still a 404.
     expect((await w.withToken(`${w.root}nope`, await w.sign(), "&redirectOnError=true")).status).toBe(404);

@@ -130,11 +130,10 @@ export const getPublishedContentByUrl = defineOperation({
     const result = await resolvePublishedUrl(scope.tx, scope, url, query.visitorAuthToken);
     if (!result.ok) {
       if (result.kind === "token" && query.redirectOnError) {
-        // No fallback URL is stored (see publishing-auth.ts): the site's page in the application.
-        return {
-          target: "application" as const,
-          redirect: `${scope.appUrl}/o/${result.site.organization}/sites/${result.site.id}`,
-        };
+        // No fallback URL is stored (see publishing-auth.ts): the application, where one signs in.
+        // Not the site's page there: its path would hand a visitor who holds no valid token the
+        // site's and its organization's ids (docs/security.md).
+        return { target: "application" as const, redirect: `${scope.appUrl}/` };
       }
       throw notFound(`No published content at "${query.url}"`);
     }

@@ -1,3 +1,4 @@
+import { pageTexts } from "../content/write-bodies.js";
 import { documentToMarkdown } from "../document/to-markdown.js";
 import type { DocumentInput } from "../document/schema.js";
 import { commitRevision, requireRevision } from "../content-tree/revisions.js";
@@ -145,17 +146,45 @@ export const runTranslation: JobHandler = async (world, payload) => {
     want(oneLine(plan.source.description ?? ""));
     for (const segment of plan.segments) want(segment.text);
   }
+  const backToPending = () =>
+    world.storage.write(async (tx) => {
+      const current = await tx.get(translationsTable, id);
+      if (current) await tx.put(translationsTable, { ...current, status: "pending" });
+    });
   let translated: string[];
   try {
     translated = await translateAll(translator, world, [...texts.keys()], translation, instructions);
   } catch (error) {
-    await world.storage.write(async (tx) => {
-      const current = await tx.get(translationsTable, id);
-      if (current) await tx.put(translationsTable, { ...current, status: "pending" });
-    });
+    await backToPending();
     throw error;
   }
   const of = (text: string) => (text ? oneLine(translated[texts.get(text)!] ?? "") || text : text);
+
+  // The translated texts of the pages sent, checked against the limits of any page write.
+  type Fields = Pick<PageVersionRecord, "title" | "description" | "markdown">;
+  const translatedFields = new Map<PagePlan, Fields>();
+  for (const plan of plans) {
+    if (!plan.segments) continue;
+    const { source } = plan;
+    const fields: Fields = {
+      title: of(oneLine(source.title)) || source.title,
+      ...(source.description ? { description: of(oneLine(source.description)) } : {}),
+      markdown: replaceSegments(
+        source.markdown,
+        plan.segments,
+        plan.segments.map((segment) => of(segment.text)),
+      ),
+    };
+    const checked = pageTexts.safeParse(fields);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      await backToPending();
+      throw new Error(
+        `The translation engine's ${String(issue.path[0])} for page ${source.page} breaks the page limits: ${issue.message}`,
+      );
+    }
+    translatedFields.set(plan, fields);
+  }
 
   await world.storage.write(async (tx) => {
     const current = await tx.get(translationsTable, id);
@@ -176,7 +205,7 @@ export const runTranslation: JobHandler = async (world, payload) => {
     );
     for (const plan of plans) {
       const { source } = plan;
-      let fields: Pick<PageVersionRecord, "title" | "description" | "markdown">;
+      let fields: Fields;
       if (plan.segments) {
         sentPages++;
         const sent = [
@@ -185,15 +214,7 @@ export const runTranslation: JobHandler = async (world, payload) => {
           ...plan.segments.map((s) => s.text),
         ];
         words += sent.reduce((sum, text) => sum + wordCount(text), 0);
-        fields = {
-          title: of(oneLine(source.title)) || source.title,
-          ...(source.description ? { description: of(oneLine(source.description)) } : {}),
-          markdown: replaceSegments(
-            source.markdown,
-            plan.segments,
-            plan.segments.map((segment) => of(segment.text)),
-          ),
-        };
+        fields = translatedFields.get(plan)!;
       } else {
         const previous = plan.previous!;
         fields = {

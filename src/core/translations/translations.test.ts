@@ -254,6 +254,36 @@ describe("translations", () => {
     expect((await client.getCurrentRevision(result)).pages[0]!.title).toBe("[de] Uno");
   });
 
+  it("refuses an engine's answer beyond the page limits, naming the limit, and commits nothing", async () => {
+    const engine = fakeEngine();
+    let answer: (text: string) => string = (text) => text;
+    const translator: Translator = async (request, context) =>
+      (await engine.translator(request, context)).map(answer);
+    const { test, client, org, space, page } = await setup({ translator });
+    await page("One", "First page.");
+    const created = await client.createTranslation({
+      organizationId: org,
+      body: { language: "de", source: { space, language: "en" } },
+    });
+    const translation = { organizationId: org, translationId: created.id };
+    const result = { spaceId: created.result!.space };
+    const before = await client.getCurrentRevision(result);
+    for (const [broken, limit] of [
+      [(text: string) => (text.endsWith("One") ? "T".repeat(256) : text), "title"],
+      [(text: string) => (text.endsWith("First page.") ? "B".repeat(1_000_001) : text), "markdown"],
+    ] as const) {
+      answer = broken;
+      await test.docsbase.runJobs();
+      const failed = await client.getTranslation(translation);
+      expect(failed.status).toBe("pending");
+      expect(failed.stats.runs).toBe(0);
+      expect((await client.getCurrentRevision(result)).id).toBe(before.id);
+      const errors = (await test.docsbase.jobs()).map((job) => job.error);
+      expect(errors).toContainEqual(expect.stringMatching(`engine's ${limit} .* breaks the page limits`));
+      await client.runTranslation(translation);
+    }
+  });
+
   it("validates its input, naming the field", async () => {
     const { client, org, space } = await setup({ translator: fakeEngine().translator });
     const post = (body: CreateTranslationBody) => client.createTranslation({ organizationId: org, body });
