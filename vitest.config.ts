@@ -1,13 +1,14 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * The tests as four projects, so that the everyday loop starts nothing it does not need:
+ * The tests as five projects, so that the everyday loop starts nothing it does not need:
  *
  * - `unit` (`npx vitest run --project unit`): everything that runs inside vitest's Node process
  *   on its own. Its files share one module graph per worker (`isolate: false`): loading docsbase
  *   anew for each file made the project take 242 s instead of 66 s (108 files, two cores). So a
  *   test file must leave no global state behind (stubbed globals are undone after each test here;
  *   restore spies and timers in an `afterEach`).
+ * - `mocking`: the few files that replace a module with `vi.mock`, each isolated (see MOCKING).
  * - `cli`: the `docsbase` command in processes of its own (serve, restarts, kills, flags).
  * - `postgres`: what needs the run's PostgreSQL server, which only this project's global setup
  *   starts (test/support/postgres-setup.ts): the PostgreSQL adapter's tests, the CLI on
@@ -26,6 +27,11 @@ const CLI = [
   "test/outbound.test.ts",
 ];
 const POSTGRES = ["test/postgres/**/*.test.ts", "test/cli-postgres.test.ts", "test/conformance/**/*.test.ts"];
+/**
+ * Files that replace a module with `vi.mock`: in `unit`, whose files share one module graph, the
+ * module may already be loaded by another file, so they run isolated, in `mocking`.
+ */
+const MOCKING = ["src/**/*.mock.test.ts"];
 const RUNTIMES = [
   "test/browser.test.ts",
   "test/runtimes.test.ts",
@@ -44,11 +50,12 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: [...CLI, ...POSTGRES, ...RUNTIMES],
+          exclude: [...CLI, ...POSTGRES, ...RUNTIMES, ...MOCKING],
           isolate: false,
           unstubGlobals: true,
         },
       },
+      { extends: true, test: { name: "mocking", include: MOCKING } },
       { extends: true, test: { name: "cli", include: CLI } },
       {
         extends: true,
