@@ -56,7 +56,11 @@ describe.each(STORAGE_KINDS)("conformance: users and organizations (%s)", (kind)
     expect(asJoiner.permissions).toMatchObject({ admin: false, view: true, listMembers: true });
 
     const outsider = await h.test.createUser("Outsider", "someone@elsewhere.test");
-    expect(await statusOf(h.client(outsider.token).orgs.joinOrganization(id))).toBe(400);
+    // Refused by the email domain: the same 404 as an organization that does not exist, so that a
+    // non-member cannot confirm it exists.
+    const outsiderApi = h.client(outsider.token);
+    expect(await statusOf(outsiderApi.orgs.joinOrganization(id))).toBe(404);
+    expect(await statusOf(outsiderApi.orgs.joinOrganization("no-such-organization"))).toBe(404);
 
     const { data: list } = await joinerApi.orgs.listOrganizationsForAuthenticatedUser();
     expect(list.items.map((item) => item.id)).toEqual([id]);
