@@ -1,3 +1,5 @@
+import { MAX_BODY_DEPTH } from "../shared/nesting.js";
+
 /** Limits of OpenAPI processing (docs/openapi-specs.md, "Limits"). */
 
 /** Largest file accepted, the document or a file it references (UTF-8 bytes). */
@@ -15,9 +17,9 @@ export const MAX_REFERENCE_DEPTH = 10;
 export const MAX_RESOLVED_BYTES = 10 * 1024 * 1024;
 /**
  * Deepest nesting of objects and arrays in a parsed file, and in the document once its references
- * are inlined (the document itself is depth 0).
+ * are inlined (the document itself is depth 0): the one bound every request body has too.
  */
-export const MAX_NESTING_DEPTH = 256;
+export const MAX_NESTING_DEPTH = MAX_BODY_DEPTH;
 /** Most JSON values (objects, arrays, scalars) in the document once its references are inlined. */
 export const MAX_RESOLVED_NODES = 1_000_000;
 /** Deadline of a whole processing, every fetch included (each fetch also has the outbound deadline). */
