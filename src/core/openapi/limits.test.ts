@@ -45,6 +45,18 @@ describe("OpenAPI processing limits", () => {
     expect(spec.lastVersion).toBeDefined();
   });
 
+  it("counts levels as request bodies do: the bound itself is accepted, one more is not", async () => {
+    // The document is level 1 and `x-deep` opens level 2, so `brackets` arrays reach level
+    // `brackets + 1`.
+    const atDepth = (brackets: number) =>
+      `{"openapi": "3.1.0", "info": {"title": "Pets", "version": "1"}, "paths": {}, "x-deep": ${"[".repeat(brackets)}${"]".repeat(brackets)}}`;
+    const within = await processText(atDepth(MAX_NESTING_DEPTH - 1));
+    expect(within.spec.lastProcessErrorCode).toBeUndefined();
+    expect(within.spec.lastVersion).toBeDefined();
+    const past = await processText(atDepth(MAX_NESTING_DEPTH));
+    expect(past.spec.lastProcessErrorCode).toBe("PARSE_ERROR");
+  });
+
   it.each([
     ["JSON", 1_000],
     ["JSON", 3_000],

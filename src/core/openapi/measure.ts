@@ -12,7 +12,9 @@ export function measureParsed(value: unknown, where: string, budget: Budget): vo
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [node, depth] = stack.pop()!;
-    if (depth > MAX_NESTING_DEPTH) {
+    // `depth` 0 is the file's own value: a collection at `depth` is at level `depth + 1`, as
+    // request bodies count (shared/nesting.ts).
+    if (depth >= MAX_NESTING_DEPTH && typeof node === "object" && node !== null) {
       throw parseFailure(`${where}: nested deeper than the limit of ${MAX_NESTING_DEPTH} levels`);
     }
     budget.resolvedBytes += jsonBytes(node, MAX_RESOLVED_BYTES - budget.resolvedBytes);

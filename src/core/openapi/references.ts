@@ -142,7 +142,8 @@ export function inline(
         `${root}: larger than ${MAX_RESOLVED_NODES} values once its references are resolved`,
       );
     }
-    if (depth > MAX_NESTING_DEPTH) {
+    // A collection at `depth` is at level `depth + 1`, as request bodies count (shared/nesting.ts).
+    if (depth >= MAX_NESTING_DEPTH && typeof node === "object" && node !== null) {
       throw parseFailure(
         `${file}#${at}: nested deeper than the limit of ${MAX_NESTING_DEPTH} levels once references are resolved`,
       );
