@@ -21,6 +21,7 @@ import type { Storage } from "../src/core/storage/port.js";
 import { defineTable } from "../src/core/storage/table.js";
 import { z } from "zod";
 import { createDatabase, startPostgres } from "../test/support/postgres-server.js";
+import { benchAnalysis } from "./analysis.js";
 import { benchContent } from "./content.js";
 import { benchHttpRatio } from "./http-ratio.js";
 import { benchLists } from "./lists.js";
@@ -120,6 +121,7 @@ const parts = {
   http: benchHttpRatio,
   permissions: benchPermissions,
   double: benchDouble,
+  analysis: benchAnalysis,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {
@@ -146,6 +148,7 @@ try {
     await benchContent(directory);
     await benchSearch();
     await benchDouble();
+    await benchAnalysis();
   }
 } finally {
   await postgres.stop();

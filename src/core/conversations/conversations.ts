@@ -75,6 +75,7 @@ export const ingestConversation = defineOperation({
         ...(existing?.processedAt ? { processedAt: existing.processedAt } : {}),
         ...(existing?.impact ? { impact: existing.impact } : {}),
         ...(existing?.terms ? { terms: existing.terms } : {}),
+        ...(existing?.counted ? { counted: existing.counted } : {}),
         seq: existing?.seq ?? (await nextSequence(tx, `conversations:${params.organizationId}`)),
       };
       await tx.put(conversationsTable, conversation);

@@ -4,12 +4,14 @@ import type {
   ConversationImpact,
   ConversationToAnalyze,
 } from "./analyzer.js";
+import { nextMacrotask } from "./pause.js";
 
 /**
  * The built-in analyzer (docs/conversations.md, "The built-in analyzer"): lexical, in process,
  * deterministic, with no network, so it runs the same on every runtime. It reads only the
  * messages of the `user` role (agents' replies are alike across topics and would glue clusters
- * together), finds at most one issue per conversation, and rates its impact from signal phrases.
+ * together), finds at most one issue per conversation, and rates its impact from signal phrases,
+ * message by message (a signal phrase does not span two messages).
  */
 
 const STOP_WORDS = new Set(
@@ -145,20 +147,40 @@ function firstSentence(text: string): string {
   return sentence.length > MAX_TITLE ? `${sentence.slice(0, MAX_TITLE - 1).trimEnd()}…` : sentence;
 }
 
-function analyzeLexically(conversation: ConversationToAnalyze): AnalyzedIssue[] {
-  const messages = conversation.parts
-    .filter((part) => part.role === "user")
-    .map((part) => part.body.replace(/<[^>]*>/g, " ").trim())
-    .filter(Boolean);
-  const text = messages.join("\n");
-  const words = terms(text);
-  if (new Set(words).size < MIN_ISSUE_TERMS) return [];
+/** Characters of text worked through between two turns given to the event loop. */
+const CHUNK = 50_000;
+
+/**
+ * One message at a time, with a turn given to the event loop whenever `CHUNK` characters were
+ * read: a conversation at the ingestion limits (10 MiB of text) never holds the loop for long.
+ */
+async function analyzeLexically(conversation: ConversationToAnalyze): Promise<AnalyzedIssue[]> {
+  const messages: string[] = [];
   const counts: Record<string, number> = {};
-  for (const word of words) counts[word] = (counts[word] ?? 0) + 1;
+  let impact: ConversationImpact = "low";
+  let read = 0;
+  for (const part of conversation.parts) {
+    if (part.role !== "user") continue;
+    const message = part.body.replace(/<[^>]*>/g, " ").trim();
+    if (!message) continue;
+    messages.push(message);
+    for (const word of terms(message)) counts[word] = (counts[word] ?? 0) + 1;
+    if (impact !== "high") impact = highestOf(impact, rateImpact(message));
+    read += message.length;
+    if (read >= CHUNK) {
+      read = 0;
+      await nextMacrotask();
+    }
+  }
+  if (Object.keys(counts).length < MIN_ISSUE_TERMS) return [];
   // The subject counts once more: it is the user's own summary of the problem.
   for (const word of terms(conversation.subject ?? "")) counts[word] = (counts[word] ?? 0) + 1;
   const title = conversation.subject?.trim() || firstSentence(messages[0]!);
-  return [{ title, details: messages.join("\n\n"), impact: rateImpact(text), terms: counts }];
+  return [{ title, details: messages.join("\n\n"), impact, terms: counts }];
+}
+
+function highestOf(a: ConversationImpact, b: ConversationImpact): ConversationImpact {
+  return a === "high" || b === "high" ? "high" : a === "medium" || b === "medium" ? "medium" : "low";
 }
 
 /** The built-in analyzer, used when `createDocsbase` is given no `conversationAnalyzer`. */

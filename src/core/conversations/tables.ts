@@ -41,7 +41,12 @@ export const conversationRecord = z.object({
   processedAt: z.string().optional(),
   /** The highest impact of its issues; absent before analysis or when it has none. */
   impact: conversationImpact.optional(),
-  /** The distinct terms it counted in the organization's document frequencies. */
+  /**
+   * The distinct terms it counted in the organization's per-term statistics (`termCountsTable`),
+   * at most `MAX_COUNTED_TERMS`. Records analysed before those statistics existed carry `terms`
+   * instead, which nothing reads: their terms were counted in the old per-organization record.
+   */
+  counted: z.array(z.string()).optional(),
   terms: z.array(z.string()).optional(),
   /** Order of first ingestion in the organization: lists keep it across re-ingestion. */
   seq: z.number(),
@@ -96,8 +101,16 @@ export const clusterRecord = z.object({
   summary: z.string(),
   muted: z.boolean(),
   impact: conversationImpact,
-  /** Sum of its issues' length-normalised term vectors. */
+  /** Sum of its issues' length-normalised term vectors, cut to its `MAX_CENTROID_TERMS` largest. */
   centroid: termVector,
+  /**
+   * The centroid's length once weighted by inverse document frequency, as of its last update:
+   * scoring a candidate then reads only the issue's terms. Absent on clusters made before the
+   * inverted index (`clusterTermsTable`), which the analysis indexes and completes lazily.
+   */
+  norm: z.number().optional(),
+  /** Issues per impact, so that removing one needs no rescan. Absent as `norm` is. */
+  impacts: z.record(z.string(), z.number()).optional(),
   issues: z.number(),
   conversations: z.number(),
   sources: z.record(z.string(), z.number()),
@@ -120,17 +133,75 @@ export const clustersTable = defineTable({
   record: clusterRecord,
 });
 
-/** Per organization: how many analysed conversations contain each term (inverse document frequency). */
+/**
+ * The old shape of the term statistics: one record per organization with every document
+ * frequency, which every analysis read and rewrote whole. Still declared so that a database
+ * holding such records opens as before; nothing reads or writes it any more.
+ */
 export const termStatsRecord = z.object({
   organization: z.string(),
   documents: z.number(),
   frequencies: z.record(z.string(), z.number()),
 });
-export type TermStatsRecord = z.infer<typeof termStatsRecord>;
 
 export const termStatsTable = defineTable({
   name: "conversation_term_stats",
   key: "organization",
   indexes: {},
   record: termStatsRecord,
+});
+
+/** Per organization: how many analysed conversations counted terms, and the index's migration. */
+export const termTotalsRecord = z.object({
+  organization: z.string(),
+  documents: z.number(),
+  /**
+   * Whether every cluster of the organization is in the inverted index; until then `indexedAfter`
+   * is the `byOrganization` position (`createdAt`, `id`) of the last older cluster indexed.
+   */
+  indexed: z.boolean(),
+  indexedAfter: z.array(z.string()).optional(),
+});
+export type TermTotalsRecord = z.infer<typeof termTotalsRecord>;
+
+export const termTotalsTable = defineTable({
+  name: "conversation_term_totals",
+  key: "organization",
+  indexes: {},
+  record: termTotalsRecord,
+});
+
+/** Per organization and term: how many analysed conversations counted it (its document frequency). */
+export const termCountRecord = z.object({
+  /** `<organization>/<term>`. */
+  key: z.string(),
+  organization: z.string(),
+  term: z.string(),
+  documents: z.number(),
+});
+export type TermCountRecord = z.infer<typeof termCountRecord>;
+
+export const termCountsTable = defineTable({
+  name: "conversation_terms",
+  key: "key",
+  indexes: {},
+  record: termCountRecord,
+});
+
+/** The inverted index: one row per cluster and term of its (cut) centroid, with the term's weight. */
+export const clusterTermRecord = z.object({
+  /** `<cluster>/<term>`. */
+  key: z.string(),
+  organization: z.string(),
+  term: z.string(),
+  cluster: z.string(),
+  weight: z.number(),
+});
+export type ClusterTermRecord = z.infer<typeof clusterTermRecord>;
+
+export const clusterTermsTable = defineTable({
+  name: "conversation_cluster_terms",
+  key: "key",
+  indexes: { byTerm: ["organization", "term", "weight"], byCluster: ["cluster"] },
+  record: clusterTermRecord,
 });
