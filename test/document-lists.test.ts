@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { MAX_COMMENT_LENGTH } from "../src/core/comments/schemas.js";
-import { DOCUMENT_PAGE_CHARS } from "../src/core/shared/pagination.js";
+import { LARGE_ITEMS_PAGE_CHARS } from "../src/core/shared/pagination.js";
 import { createWorkspace, type Requester } from "./support/workspace.js";
 
 /**
  * Issue 28, item 3, beyond integrations: lists whose items each hold a document (comments, their
  * replies and reviews: 100,000 characters of markdown each; change requests: a description of
- * 500,000 characters of JSON) end a page at DOCUMENT_PAGE_CHARS of JSON, with `next`, whatever `limit`
+ * 500,000 characters of JSON) end a page at LARGE_ITEMS_PAGE_CHARS of JSON, with `next`, whatever `limit`
  * asks, so one member's large posts cannot make a page every reader of the space loads unbounded.
  */
 
@@ -21,7 +21,8 @@ async function readAll(api: Requester, path: string): Promise<{ pages: number; i
     expect(answer.status).toBe(200);
     // One item may pass the budget alone; a page of several never does.
     const items = answer.body.items as { id: string }[];
-    if (items.length > 1) expect(JSON.stringify(items).length).toBeLessThanOrEqual(DOCUMENT_PAGE_CHARS + 2);
+    if (items.length > 1)
+      expect(JSON.stringify(items).length).toBeLessThanOrEqual(LARGE_ITEMS_PAGE_CHARS + 2);
     ids.push(...items.map((item) => item.id));
     page = answer.body.next?.page;
     pages++;
@@ -34,7 +35,7 @@ describe("lists of documents", () => {
     const w = await createWorkspace();
     const spaceId = await w.space({ title: "Docs" });
     const markdown = "x".repeat(MAX_COMMENT_LENGTH);
-    const count = Math.ceil(DOCUMENT_PAGE_CHARS / MAX_COMMENT_LENGTH) + 1;
+    const count = Math.ceil(LARGE_ITEMS_PAGE_CHARS / MAX_COMMENT_LENGTH) + 1;
     const comments: string[] = [];
     for (let i = 0; i < count; i++) {
       comments.push((await w.client.postCommentInSpace({ spaceId, body: { body: { markdown } } })).id);
@@ -85,7 +86,7 @@ describe("lists of documents", () => {
     const reviewer = await w.member("review");
     const changeRequestId = (await w.client.createChangeRequest({ spaceId, body: { subject: "Edit" } })).id;
     const markdown = "x".repeat(MAX_COMMENT_LENGTH);
-    const count = Math.ceil(DOCUMENT_PAGE_CHARS / MAX_COMMENT_LENGTH) + 1;
+    const count = Math.ceil(LARGE_ITEMS_PAGE_CHARS / MAX_COMMENT_LENGTH) + 1;
     const reviews: string[] = [];
     for (let i = 0; i < count; i++) {
       const review = await reviewer.client.submitChangeRequestReview({
@@ -101,6 +102,43 @@ describe("lists of documents", () => {
     );
     expect(all.pages).toBeGreaterThan(1);
     expect(all.ids.sort()).toEqual([...reviews].sort());
+  });
+
+  it("end a page of spaces or organizations, whose merge rules may be megabytes, at the budget", async () => {
+    const w = await createWorkspace();
+    // 30 rules of 1000 user ids: about 660,000 characters of merge rules.
+    const users = Array.from({ length: 1000 }, (_, i) => `user-${String(i).padStart(12, "0")}`);
+    const mergeRules = {
+      type: "rules" as const,
+      rules: Array.from({ length: 30 }, () => ({ rule: "allow_bypass" as const, users })),
+    };
+    const collectionId = await w.collection({ title: "Guides" });
+    const guest = await w.member(null);
+    const spaces: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const spaceId = await w.space({ title: `Space ${i}`, parent: collectionId });
+      await w.client.updateSpaceById({ spaceId, body: { mergeRules } });
+      await w.client.inviteToSpace({ spaceId, body: { role: "read", users: [guest.userId] } });
+      spaces.push(spaceId);
+    }
+    for (const [api, path] of [
+      [w.api, `/orgs/${w.org}/spaces?limit=1000`],
+      [guest, `/orgs/${w.org}/spaces?limit=1000`],
+      [w.api, `/collections/${collectionId}/spaces?limit=1000`],
+    ] as const) {
+      const all = await readAll(api, path);
+      expect(all.pages, path).toBeGreaterThan(1);
+      expect(all.ids.sort(), path).toEqual([...spaces].sort());
+    }
+
+    const organizations = [w.org];
+    for (let i = 0; i < 2; i++) organizations.push(await w.organization(`Org ${i}`));
+    for (const organizationId of organizations) {
+      await w.client.updateOrganizationById({ organizationId, body: { mergeRules } });
+    }
+    const all = await readAll(w.api, "/orgs?limit=1000");
+    expect(all.pages).toBeGreaterThan(1);
+    expect(all.ids.sort()).toEqual([...organizations].sort());
   });
 
   it("answer pages within the budget as before: next only when items remain", async () => {

@@ -24,10 +24,11 @@ export const DEFAULT_PAGE_SIZE = 100;
 /** Largest accepted `limit` (SPEC.md, Limits). */
 export const MAX_PAGE_SIZE = 1000;
 /**
- * The budget of a page of a list whose items hold documents (comments, change requests), in
- * characters of JSON (`maxChars`): a page past it ends early, with `next`.
+ * The budget of a page of a list whose items may be large (documents: comments, change requests;
+ * merge rules: spaces, organizations), in characters of JSON (`maxChars`): a page past it ends
+ * early, with `next`.
  */
-export const DOCUMENT_PAGE_CHARS = 1_048_576;
+export const LARGE_ITEMS_PAGE_CHARS = 1_048_576;
 /** Longest `page` token accepted; tokens hold an index position, far shorter in practice. */
 export const MAX_PAGE_TOKEN_LENGTH = 8192;
 
@@ -137,8 +138,15 @@ export async function paginate<R extends object, T>(
   return page;
 }
 
-/** Maps records in order until their JSON passes `maxChars`, keeping at least one. */
-async function mapWithin<R, T>(records: readonly R[], map: (record: R) => T | Promise<T>, maxChars: number) {
+/**
+ * Maps records in order until their items' JSON would pass `maxChars`, keeping at least one: the
+ * items and the records they came from.
+ */
+export async function mapWithin<R, T>(
+  records: readonly R[],
+  map: (record: R) => T | Promise<T>,
+  maxChars: number,
+) {
   const items: T[] = [];
   let chars = 0;
   for (const record of records) {
