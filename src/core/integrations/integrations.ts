@@ -3,7 +3,7 @@ import { findMembership, type Membership } from "../permissions/membership.js";
 import { anyCaller } from "../permissions/rules.js";
 import { defineOperation, deleted, noContent } from "../registry.js";
 import { conflict, forbidden, notFound } from "../shared/errors.js";
-import { listOf, pageQuery, paginate } from "../shared/pagination.js";
+import { LARGE_ITEMS_PAGE_CHARS, listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { isHttpUrl, queryBoolean } from "../shared/schema.js";
 import type { WriteTransaction } from "../storage/port.js";
 import {
@@ -202,6 +202,8 @@ export const listIntegrations = defineOperation({
           matches(integration, query),
         map: async (integration) =>
           presentIntegration(tx, scope, integration, await viewerOf(tx, scope, integration)),
+        // The owner's members get its full Organization, whose merge rules may be megabytes.
+        maxChars: LARGE_ITEMS_PAGE_CHARS,
       },
     );
   },

@@ -9,6 +9,7 @@ import {
   MAX_PUBLIC_INTEGRATIONS,
 } from "./schemas.js";
 import { integrationsTable } from "./tables.js";
+import { LARGE_ITEMS_PAGE_CHARS } from "../shared/pagination.js";
 
 type PublishBody = ClientInput<Operations["publishIntegration"]>["body"];
 
@@ -62,6 +63,24 @@ describe("lists of integrations", () => {
     const preview = await w.test.fetch(listed.previewImages[2]);
     expect(preview.status).toBe(200);
     expect((await preview.arrayBuffer()).byteLength).toBe(30_000);
+  });
+
+  it("end a page at the size budget when owners' full organizations are large", async () => {
+    const w = await createWorkspace();
+    // Members of the owner get its full Organization: 30 merge rules of 1000 users, about 660 kB.
+    const users = Array.from({ length: 1000 }, (_, i) => `user-${String(i).padStart(12, "0")}`);
+    const rules = Array.from({ length: 30 }, () => ({ rule: "allow_bypass" as const, users }));
+    await w.client.updateOrganizationById({
+      organizationId: w.org,
+      body: { mergeRules: { type: "rules", rules } },
+    });
+    for (const name of ["a", "b", "c"]) {
+      await w.client.publishIntegration({ integrationName: name, body: definition(w.org) });
+    }
+    const first = (await w.api("GET", "/integrations")).body;
+    expect(JSON.stringify(first.items).length).toBeLessThanOrEqual(LARGE_ITEMS_PAGE_CHARS);
+    expect(first.items).toHaveLength(1);
+    expect(first.next).toBeDefined();
   });
 
   it("give a private integration's images to those who see it only, and a new URL per version", async () => {
