@@ -1,5 +1,6 @@
 import { readDownload } from "../core/content/download.js";
 import { readExport } from "../core/exports/pdf.js";
+import { readIntegrationAsset } from "../core/integrations/assets.js";
 import type { World } from "../core/shared/world.js";
 import { decodeSegment } from "./paths.js";
 import type { ExtraRoute } from "./handler.js";
@@ -7,7 +8,9 @@ import { errorAnswer } from "./status.js";
 
 /**
  * The download routes, outside the registry: file bytes (`GET /v1/files/{versionId}/{name}`, a
- * file's `downloadURL`) and PDF exports (`GET /v1/exports/{file}`). Both are capability URLs
+ * file's `downloadURL`), PDF exports (`GET /v1/exports/{file}`) and integration images
+ * (`GET /v1/integrations/{integrationName}/assets/{key}/{file}`, an integration's `urls.icon` and
+ * `previewImages`). All are capability URLs
  * readable without a token, so a browser may open them from any page; what an upload holds is
  * chosen by whoever could upload it. Every answer is therefore served so that no byte of it can
  * run as script or render as a document in the origin serving it (docs/api.md, "Downloads"):
@@ -103,6 +106,28 @@ export function downloadRoutes(options: DownloadOptions): ExtraRoute[] {
             "cache-control": "private, max-age=31536000, immutable",
           },
           body: download.bytes,
+        };
+      },
+    },
+    {
+      method: "get",
+      path: "/integrations/{integrationName}/assets/{key}/{file}",
+      async handle(params) {
+        const name = decodeSegment("integrationName", params["integrationName"] ?? "");
+        const key = decodeSegment("key", params["key"] ?? "");
+        const file = decodeSegment("file", params["file"] ?? "");
+        await options.ready();
+        const asset = await readIntegrationAsset(options.world, name, key, file);
+        if (!asset) return errorAnswer(404, "Integration image not found");
+        return {
+          status: 200,
+          headers: {
+            ...downloadHeaders(file, asset.contentType, { inlinePdf }),
+            "content-length": String(asset.bytes.byteLength),
+            // The key changes with every publish: the bytes behind one URL never do.
+            "cache-control": "private, max-age=31536000, immutable",
+          },
+          body: asset.bytes,
         };
       },
     },

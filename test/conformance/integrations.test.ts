@@ -35,6 +35,9 @@ describe.each(STORAGE_KINDS)("conformance: integrations (%s)", (kind) => {
     externalLinks: [{ url: "https://example.com", label: "Home" }],
     configurations: { account: { properties: { key: { type: "string" as const, title: "Key" } } } },
     secrets: { API_KEY: "s3cret" },
+    // Linked in answers, as URLs the reference types `uri` (issue 28, item 3).
+    icon: btoa("\x89PNG\r\n\x1a\n"),
+    previewImages: [btoa("\x89PNG\r\n\x1a\n")],
   });
 
   it("publishes, lists, gets and unpublishes integrations", async () => {
@@ -54,7 +57,10 @@ describe.each(STORAGE_KINDS)("conformance: integrations (%s)", (kind) => {
     expect(listed.items.map((item) => item.name)).toContain(name);
     const { data: owned } = await api.integrations.listIntegrations({ owner: org, blocks: true });
     expect(owned.items.map((item) => item.name)).toEqual([name]);
-    expect((await api.integrations.getIntegrationByName(name)).data).toMatchObject({ name, version: 2 });
+    const { data: got } = await api.integrations.getIntegrationByName(name);
+    expect(got).toMatchObject({ name, version: 2 });
+    expect(got.previewImages).toHaveLength(1);
+    expect((await h.test.fetch(got.urls.icon!)).headers.get("content-type")).toBe("image/png");
     expect(await statusOf(api.integrations.getIntegrationByName("no-such-integration"))).toBe(404);
     expect(
       await statusOf(api.integrations.publishIntegration(name, { ...definition(org), title: "A" })),

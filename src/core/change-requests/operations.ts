@@ -6,7 +6,7 @@ import { contentRole, requireCaller, type Membership } from "../permissions/memb
 import { inOrganization } from "../permissions/organization.js";
 import { defineOperation } from "../registry.js";
 import { conflict } from "../shared/errors.js";
-import { listOf, pageQuery, paginate } from "../shared/pagination.js";
+import { LARGE_ITEMS_PAGE_CHARS, listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { nextSequence } from "../shared/sequence.js";
 import { pathParam } from "../shared/schema.js";
 import { onSpace } from "../spaces/access.js";
@@ -170,6 +170,8 @@ export const listChangeRequestsForSpace = defineOperation({
       reverse: true,
       ...(filter ? { filter } : {}),
       map: (record: ChangeRequestRecord) => presentChangeRequest(tx, scope, record, space, users),
+      // Each description may be 500,000 characters: the page is bounded in size, not count.
+      maxChars: LARGE_ITEMS_PAGE_CHARS,
     });
   },
 });
@@ -218,6 +220,7 @@ export const listChangeRequestsForOrganization = defineOperation({
         (!filter || (await filter(record))) && (await spaceOf(record.space)) !== undefined,
       map: async (record: ChangeRequestRecord) =>
         presentChangeRequest(tx, scope, record, (await spaceOf(record.space))!, users),
+      maxChars: LARGE_ITEMS_PAGE_CHARS,
     });
   },
 });

@@ -4,7 +4,7 @@ import { type ChangeRequestScope, onChangeRequest } from "../content/access.js";
 import { requireCaller } from "../permissions/membership.js";
 import { defineOperation } from "../registry.js";
 import { conflict, forbidden, notFound } from "../shared/errors.js";
-import { listOf, paginate } from "../shared/pagination.js";
+import { LARGE_ITEMS_PAGE_CHARS, listOf, paginate } from "../shared/pagination.js";
 import { nextSequence } from "../shared/sequence.js";
 import type { Context } from "../shared/world.js";
 import { isReviewOutdated, ReviewPresenter } from "./review-present.js";
@@ -120,6 +120,8 @@ export const getReviewsByChangeRequestId = defineOperation({
         ? {}
         : { filter: (record: ReviewRecord) => isReviewOutdated(record, changeRequest) === outdated }),
       map: (record: ReviewRecord) => presenter.presentReview(record),
+      // Each review's comment may be 100,000 characters: the page is bounded in size, not count.
+      maxChars: LARGE_ITEMS_PAGE_CHARS,
     });
   },
 });

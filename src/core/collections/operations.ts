@@ -3,7 +3,7 @@ import { viewsAllContent } from "../permissions/membership.js";
 import { pageOfVisible, visibleContent } from "../permissions/visible.js";
 import { inOrganization } from "../permissions/organization.js";
 import { defineOperation, deleted } from "../registry.js";
-import { listOf, pageQuery, paginate } from "../shared/pagination.js";
+import { LARGE_ITEMS_PAGE_CHARS, listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { endPosition } from "../shared/positions.js";
 import { defaultLevel } from "../shared/roles.js";
 import { boundedId, pathParam, queryBoolean } from "../shared/schema.js";
@@ -171,6 +171,7 @@ export const listSpacesInCollectionById = defineOperation({
       // Whoever views a collection views every space in it (its roles flow down).
       where: [collection.organization, collection.id, "live"],
       map: (space) => presentSpace(tx, scope, membership, space),
+      maxChars: LARGE_ITEMS_PAGE_CHARS,
     });
   },
 });

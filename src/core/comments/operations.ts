@@ -2,7 +2,7 @@ import { z } from "zod";
 import { findMember } from "../members/access.js";
 import { memberSchema } from "../members/schemas.js";
 import { defineOperation, deleted, keyed } from "../registry.js";
-import { listOf, pageQuery, paginate } from "../shared/pagination.js";
+import { LARGE_ITEMS_PAGE_CHARS, listOf, pageQuery, paginate } from "../shared/pagination.js";
 import type { IndexValue } from "../storage/port.js";
 import { onComment, onCommentIfPresent, onThread } from "./access.js";
 import { addComment, applyEdits, applyResolution, removeComment } from "./bookkeeping.js";
@@ -59,6 +59,8 @@ function familyOperations<F extends Family>(family: F) {
         reverse: query.order === "desc",
         ...(authors ? { filter: (record: CommentRecord) => authors.has(record.postedBy) } : {}),
         map: (record: CommentRecord) => presenter.presentComment(record),
+        // Each comment holds up to 100,000 characters: the page is bounded in size, not count.
+        maxChars: LARGE_ITEMS_PAGE_CHARS,
       });
     },
   });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation, deleted } from "../registry.js";
-import { listOf, paginate } from "../shared/pagination.js";
+import { LARGE_ITEMS_PAGE_CHARS, listOf, paginate } from "../shared/pagination.js";
 import { nextSequence } from "../shared/sequence.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { onComment, onReply, onReplyIfPresent } from "./access.js";
@@ -65,6 +65,7 @@ export function replyOperations<F extends Family>(family: F) {
         index: "byComment",
         where: [comment.id],
         map: (record: CommentReplyRecord) => presenter.presentReply(record),
+        maxChars: LARGE_ITEMS_PAGE_CHARS,
       });
     },
   });

@@ -3,7 +3,7 @@ import { findMembership, type Membership } from "../permissions/membership.js";
 import { anyCaller } from "../permissions/rules.js";
 import { defineOperation, deleted, noContent } from "../registry.js";
 import { conflict, forbidden, notFound } from "../shared/errors.js";
-import { listOf, pageQuery, paginate } from "../shared/pagination.js";
+import { LARGE_ITEMS_PAGE_CHARS, listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { isHttpUrl, queryBoolean } from "../shared/schema.js";
 import type { WriteTransaction } from "../storage/port.js";
 import {
@@ -16,7 +16,14 @@ import {
 } from "./access.js";
 import { newSigningSecret } from "./delivery.js";
 import { presentIntegration } from "./present.js";
-import { type Integration, integrationParams, integrationSchema, publishIntegrationBody } from "./schemas.js";
+import {
+  type Integration,
+  integrationParams,
+  integrationSchema,
+  MAX_INTEGRATIONS_PAGE,
+  MAX_PUBLIC_INTEGRATIONS,
+  publishIntegrationBody,
+} from "./schemas.js";
 import {
   eventsTable,
   installationsTable,
@@ -56,6 +63,18 @@ export const publishIntegration = defineOperation({
     if (previous && previous.organization !== organization.id) {
       throw conflict(`path.integrationName: "${params.integrationName}" is owned by another organization`);
     }
+    const visibility = body.visibility ?? "private";
+    if (visibility === "public" && previous?.visibility !== "public") {
+      const published = await tx.count(integrationsTable, {
+        index: "byOrganizationVisibility",
+        where: [organization.id, "public"],
+      });
+      if (published >= MAX_PUBLIC_INTEGRATIONS) {
+        throw conflict(
+          `body.visibility: organization "${organization.id}" already has ${MAX_PUBLIC_INTEGRATIONS} public integrations, the most it may have; unpublish one or make it unlisted or private first`,
+        );
+      }
+    }
     const now = scope.clock().toISOString();
     const integration: IntegrationRecord = {
       name: params.integrationName,
@@ -67,7 +86,7 @@ export const publishIntegration = defineOperation({
       ...(body.summary !== undefined ? { summary: body.summary } : {}),
       ...(body.icon !== undefined ? { icon: body.icon } : {}),
       previewImages: body.previewImages ?? [],
-      visibility: body.visibility ?? "private",
+      visibility,
       target: body.target ?? "all",
       scopes: body.scopes,
       categories: body.categories ?? [],
@@ -169,14 +188,24 @@ export const listIntegrations = defineOperation({
       ownerMembership = await readerMembership(tx, scope, organization.id);
       range = { index: "byOrganization", where: [organization.id] };
     }
-    return paginate<IntegrationRecord, Integration>(tx, query, {
-      table: integrationsTable,
-      ...range,
-      filter: (integration) =>
-        (integration.visibility === "public" || ownerMembership !== undefined) && matches(integration, query),
-      map: async (integration) =>
-        presentIntegration(tx, scope, integration, await viewerOf(tx, scope, integration)),
-    });
+    // A page holds at most MAX_INTEGRATIONS_PAGE items whatever `limit` asks: with each item's
+    // size bounded, so is the page's; `next` leads on.
+    const limit = Math.min(query.limit ?? MAX_INTEGRATIONS_PAGE, MAX_INTEGRATIONS_PAGE);
+    return paginate<IntegrationRecord, Integration>(
+      tx,
+      { ...query, limit },
+      {
+        table: integrationsTable,
+        ...range,
+        filter: (integration) =>
+          (integration.visibility === "public" || ownerMembership !== undefined) &&
+          matches(integration, query),
+        map: async (integration) =>
+          presentIntegration(tx, scope, integration, await viewerOf(tx, scope, integration)),
+        // The owner's members get its full Organization, whose merge rules may be megabytes.
+        maxChars: LARGE_ITEMS_PAGE_CHARS,
+      },
+    );
   },
 });
 

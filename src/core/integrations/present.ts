@@ -4,6 +4,7 @@ import { findMembership } from "../permissions/membership.js";
 import type { Context, World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
 import type { IntegrationViewer } from "./access.js";
+import { integrationAssetUrls } from "./assets.js";
 import type { Installation, Integration, IntegrationEvent } from "./schemas.js";
 import type { EventRecord, InstallationRecord, IntegrationRecord } from "./tables.js";
 import { presentOrganization, presentOrganizationWith } from "../organizations/present.js";
@@ -25,29 +26,6 @@ const NO_PERMISSIONS: OrganizationPermissions = {
 
 export const integrationLocation = (world: World, name: string) =>
   `${world.baseUrl}/v1/integrations/${encodeURIComponent(name)}`;
-
-/** A `data:` URL for base64 image content, typed from its first bytes. */
-export function imageDataUrl(base64: string): string {
-  const prefix = base64.replace(/=+$/, "").slice(0, 16);
-  let head = "";
-  try {
-    head = atob(prefix.slice(0, prefix.length - (prefix.length % 4)));
-  } catch {
-    // Not base64 after all (the schema checks it): typed as unknown bytes below.
-  }
-  const type = head.startsWith("\x89PNG")
-    ? "image/png"
-    : head.startsWith("\xff\xd8")
-      ? "image/jpeg"
-      : head.startsWith("GIF8")
-        ? "image/gif"
-        : head.startsWith("RIFF")
-          ? "image/webp"
-          : head.trimStart().startsWith("<")
-            ? "image/svg+xml"
-            : "application/octet-stream";
-  return `data:${type};base64,${base64}`;
-}
 
 /**
  * The owner organization as the caller sees it: in full for its members; for anyone else (who
@@ -74,6 +52,8 @@ export async function presentIntegration(
   viewer: IntegrationViewer,
 ): Promise<Integration> {
   const location = integrationLocation(context, integration.name);
+  // Images are linked, never inlined: every user reads the list (assets.ts).
+  const images = await integrationAssetUrls(context, integration);
   return {
     object: "integration",
     name: integration.name,
@@ -82,7 +62,7 @@ export async function presentIntegration(
     title: integration.title,
     description: integration.description,
     ...(integration.summary !== undefined ? { summary: integration.summary } : {}),
-    previewImages: integration.previewImages.map(imageDataUrl),
+    previewImages: images.previewImages,
     target: integration.target,
     verified: false,
     visibility: integration.visibility,
@@ -95,7 +75,7 @@ export async function presentIntegration(
     owner: await ownerOf(tx, context, integration.organization),
     urls: {
       location,
-      ...(integration.icon ? { icon: imageDataUrl(integration.icon) } : {}),
+      ...(images.icon !== undefined ? { icon: images.icon } : {}),
       app: `${context.appUrl}/integrations/${encodeURIComponent(integration.name)}`,
       assets: `${location}/assets`,
       publicEndpoint: `${location}/endpoint`,

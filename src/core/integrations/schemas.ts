@@ -26,8 +26,23 @@ export const integrationName = z
   .regex(/^[a-zA-Z0-9-_.]+$/, "Letters, digits, '-', '_' and '.' only");
 export const integrationParams = z.object({ integrationName });
 
-/** Longest base64 image (icon, preview image): about 1 MiB of image. */
+/** Longest base64 preview image: about 1 MiB of image. */
 export const MAX_IMAGE_CHARS = 1_400_000;
+/** Longest base64 icon: 256 KiB of image, for a picture shown at most a few hundred pixels wide. */
+export const MAX_ICON_CHARS = 349_528;
+/**
+ * Largest listed definition: the JSON of `summary`, `blocks`, `contentSources`, `configurations`,
+ * `externalLinks` and `contentSecurityPolicy` together, in UTF-8 bytes. Every user reads the list
+ * of public integrations, so each item's size is bounded (images are linked, not inlined).
+ */
+export const MAX_DEFINITION_BYTES = 32_768;
+/**
+ * Most integrations on one page of `listIntegrations`, whatever `limit` asks: with
+ * {@link MAX_DEFINITION_BYTES} per item, a page stays under about 2 MB.
+ */
+export const MAX_INTEGRATIONS_PAGE = 50;
+/** Most public integrations per organization. */
+export const MAX_PUBLIC_INTEGRATIONS = 25;
 /** Longest `script`: 1 MiB of characters. */
 export const MAX_SCRIPT_CHARS = 1_048_576;
 /** Most blocks, content sources, scopes, categories, configuration properties per integration. */
@@ -38,10 +53,11 @@ export const MAX_TEXT = 2048;
 export const MAX_SECRET_CHARS = 4096;
 
 const text = (max = MAX_TEXT) => z.string().max(max).check(wellFormed());
-const base64 = z
-  .string()
-  .max(MAX_IMAGE_CHARS)
-  .regex(/^[A-Za-z0-9+/]*={0,2}$/, "Expected base64 content");
+const base64 = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, "Expected base64 content");
 
 const blockMarkdown = z.object({ codeblock: text(100), body: text(100) });
 export const integrationBlock = z.object({
@@ -138,43 +154,78 @@ const uniqueList = <T extends z.ZodType<string>>(item: T) =>
     .max(MAX_ITEMS)
     .refine((values) => new Set(values).size === values.length, { error: "values must be unique" });
 
+/** The fields of a definition that every listing of the integration repeats, images aside. */
+const LISTED_FIELDS = [
+  "summary",
+  "blocks",
+  "contentSources",
+  "configurations",
+  "externalLinks",
+  "contentSecurityPolicy",
+] as const;
+
+/**
+ * Refuses a definition whose listed fields pass {@link MAX_DEFINITION_BYTES} together, naming the
+ * largest of them.
+ */
+function withinDefinitionBudget(
+  body: Partial<Record<(typeof LISTED_FIELDS)[number], unknown>>,
+  context: z.RefinementCtx,
+) {
+  const encoder = new TextEncoder();
+  const sizes = LISTED_FIELDS.map((field) => ({
+    field,
+    bytes: body[field] === undefined ? 0 : encoder.encode(JSON.stringify(body[field])).byteLength,
+  }));
+  const total = sizes.reduce((sum, { bytes }) => sum + bytes, 0);
+  if (total <= MAX_DEFINITION_BYTES) return;
+  const largest = sizes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  context.addIssue({
+    code: "custom",
+    path: [largest.field],
+    message: `Too big: summary, blocks, contentSources, configurations, externalLinks and contentSecurityPolicy are ${total} bytes of JSON together (${largest.field}: ${largest.bytes}), at most ${MAX_DEFINITION_BYTES}`,
+  });
+}
+
 /** The body of `publishIntegration`: the reference's `PublishIntegration`. */
-export const publishIntegrationBody = z.object({
-  runtime: z.enum(["v1", "v2"]).optional(),
-  icon: base64.optional(),
-  title: text(30).min(2),
-  description: text(100),
-  summary: text(2048).optional(),
-  previewImages: z.array(base64).max(3).optional(),
-  visibility: integrationVisibility.optional(),
-  target: integrationTarget.optional(),
-  scopes: uniqueList(integrationScope),
-  categories: uniqueList(integrationCategory).optional(),
-  blocks: z
-    .array(integrationBlock)
-    .max(MAX_ITEMS)
-    .refine((blocks) => new Set(blocks.map((block) => block.id)).size === blocks.length, {
-      error: "block ids must be unique",
-    })
-    .optional(),
-  contentSources: z
-    .array(integrationContentSource)
-    .max(MAX_ITEMS)
-    .refine((sources) => new Set(sources.map((source) => source.id)).size === sources.length, {
-      error: "content source ids must be unique",
-    })
-    .optional(),
-  externalLinks: externalLinks.optional(),
-  configurations: integrationConfigurations.optional(),
-  script: z.string().max(MAX_SCRIPT_CHARS),
-  /** The owner organization: its id or its hostname. */
-  organization: boundedId(),
-  secrets: z
-    .record(text(100).min(1), z.string().max(MAX_SECRET_CHARS))
-    .refine((secrets) => Object.keys(secrets).length <= 20, { error: "at most 20 secrets" })
-    .optional(),
-  contentSecurityPolicy: contentSecurityPolicy.optional(),
-});
+export const publishIntegrationBody = z
+  .object({
+    runtime: z.enum(["v1", "v2"]).optional(),
+    icon: base64(MAX_ICON_CHARS).optional(),
+    title: text(30).min(2),
+    description: text(100),
+    summary: text(2048).optional(),
+    previewImages: z.array(base64(MAX_IMAGE_CHARS)).max(3).optional(),
+    visibility: integrationVisibility.optional(),
+    target: integrationTarget.optional(),
+    scopes: uniqueList(integrationScope),
+    categories: uniqueList(integrationCategory).optional(),
+    blocks: z
+      .array(integrationBlock)
+      .max(MAX_ITEMS)
+      .refine((blocks) => new Set(blocks.map((block) => block.id)).size === blocks.length, {
+        error: "block ids must be unique",
+      })
+      .optional(),
+    contentSources: z
+      .array(integrationContentSource)
+      .max(MAX_ITEMS)
+      .refine((sources) => new Set(sources.map((source) => source.id)).size === sources.length, {
+        error: "content source ids must be unique",
+      })
+      .optional(),
+    externalLinks: externalLinks.optional(),
+    configurations: integrationConfigurations.optional(),
+    script: z.string().max(MAX_SCRIPT_CHARS),
+    /** The owner organization: its id or its hostname. */
+    organization: boundedId(),
+    secrets: z
+      .record(text(100).min(1), z.string().max(MAX_SECRET_CHARS))
+      .refine((secrets) => Object.keys(secrets).length <= 20, { error: "at most 20 secrets" })
+      .optional(),
+    contentSecurityPolicy: contentSecurityPolicy.optional(),
+  })
+  .superRefine(withinDefinitionBudget);
 export type PublishIntegrationBody = z.infer<typeof publishIntegrationBody>;
 
 export const integrationSchema = z.object({

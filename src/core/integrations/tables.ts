@@ -79,7 +79,12 @@ export type IntegrationRecord = z.infer<typeof integrationRecord>;
 export const integrationsTable = defineTable({
   name: "integrations",
   key: "name",
-  indexes: { byOrganization: ["organization", "name"], byVisibility: ["visibility", "name"] },
+  indexes: {
+    byOrganization: ["organization", "name"],
+    byVisibility: ["visibility", "name"],
+    // Counts an organization's public integrations (MAX_PUBLIC_INTEGRATIONS) without reading them.
+    byOrganizationVisibility: ["organization", "visibility", "name"],
+  },
   record: integrationRecord,
 });
 

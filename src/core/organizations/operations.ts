@@ -5,7 +5,7 @@ import { memberKey, requireMembership } from "../permissions/membership.js";
 import { inOrganization } from "../permissions/organization.js";
 import { anyCaller } from "../permissions/rules.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
-import { listOf, pageQuery, paginate } from "../shared/pagination.js";
+import { LARGE_ITEMS_PAGE_CHARS, listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { memberRoleOrGuest } from "../shared/roles.js";
 import { boundedId, httpUrl, pathParam } from "../shared/schema.js";
 import { type MemberRecord, membersTable } from "../members/tables.js";
@@ -44,6 +44,8 @@ export const listOrganizationsForAuthenticatedUser = defineOperation({
       filter: (member) => !member.disabled,
       map: async (member) =>
         presentOrganization(tx, scope, await requireMembership(tx, scope, member.organization)),
+      // Merge rules and email domains make an organization up to megabytes: bounded in size.
+      maxChars: LARGE_ITEMS_PAGE_CHARS,
     });
   },
 });

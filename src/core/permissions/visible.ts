@@ -1,6 +1,6 @@
 import { type CollectionRecord, collectionsTable } from "../collections/tables.js";
 import { type Grantee, type GrantRecord, grantsTable } from "../grants/tables.js";
-import { type Page, type PageRequest, paginateSorted } from "../shared/pagination.js";
+import { mapWithin, type Page, type PageRequest, paginateSorted } from "../shared/pagination.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { type Membership, teamsOf } from "./membership.js";
@@ -81,17 +81,24 @@ export async function contentReachedBy(
 
 /**
  * One page of a visible set, presented: the guests' side of a list whose members' side pages an
- * index. `scope` binds the page tokens to the list.
+ * index. `scope` binds the page tokens to the list; `maxChars`, as `paginate`'s, ends the page
+ * before the item that would take its JSON past it.
  */
 export async function pageOfVisible<R extends { position: string; id: string }, T>(
   records: readonly R[],
   request: PageRequest,
   scope: string,
   present: (record: R) => Promise<T>,
+  maxChars?: number,
 ): Promise<Page<T>> {
-  const page = paginateSorted(records, request, {
-    scope,
-    position: (record) => [record.position, record.id],
-  });
-  return { ...page, items: await Promise.all(page.items.map(present)) };
+  const options = { scope, position: (record: R) => [record.position, record.id] };
+  const page = paginateSorted(records, request, options);
+  if (maxChars === undefined) return { ...page, items: await Promise.all(page.items.map(present)) };
+  const { items, kept } = await mapWithin(page.items, present, maxChars);
+  // Ended early: the page of the records kept gives the `next` that resumes after them.
+  const ended =
+    kept.length < page.items.length
+      ? paginateSorted(records, { ...request, limit: kept.length }, options)
+      : page;
+  return { ...ended, items };
 }

@@ -23,6 +23,12 @@ import { fnv1a } from "./digest.js";
 export const DEFAULT_PAGE_SIZE = 100;
 /** Largest accepted `limit` (SPEC.md, Limits). */
 export const MAX_PAGE_SIZE = 1000;
+/**
+ * The budget of a page of a list whose items may be large (documents: comments, change requests;
+ * merge rules: spaces, organizations), in characters of JSON (`maxChars`): a page past it ends
+ * early, with `next`.
+ */
+export const LARGE_ITEMS_PAGE_CHARS = 1_048_576;
 /** Longest `page` token accepted; tokens hold an index position, far shorter in practice. */
 export const MAX_PAGE_TOKEN_LENGTH = 8192;
 
@@ -66,6 +72,12 @@ export interface PaginateOptions<R extends object, T> {
   /** False when the caller may see nothing of the range: an empty page, nothing read. */
   readonly visible?: boolean;
   readonly map: (record: R) => T | Promise<T>;
+  /**
+   * A budget in characters of JSON for the page's items, for lists whose items may be large (a
+   * document each): the page ends before the item that would pass it, keeping at least one, and
+   * `next` resumes there. Items are then mapped one at a time.
+   */
+  readonly maxChars?: number;
 }
 
 const BATCH = 200;
@@ -104,19 +116,46 @@ export async function paginate<R extends object, T>(
     after = positionOf(last, fields.slice(where.length), options.table.key);
   }
 
-  const pageRecords = matched.slice(0, limit);
-  const items = await Promise.all(pageRecords.map((record) => options.map(record)));
+  let pageRecords = matched.slice(0, limit);
+  let items: T[];
+  if (options.maxChars === undefined) {
+    items = await Promise.all(pageRecords.map((record) => options.map(record)));
+  } else {
+    ({ items, kept: pageRecords } = await mapWithin(pageRecords, options.map, options.maxChars));
+  }
+  // A page ended by the budget has more after it even when `limit` was reached exactly.
+  const more = matched.length > limit || items.length < Math.min(matched.length, limit);
   const count = options.filter
     ? await countFiltered(tx, options)
     : await tx.count(options.table, { index: options.index, where });
   const lastOnPage = pageRecords.at(-1);
   const page: Page<T> = { count, items };
   // `limit=0` asks for the count alone: there is no position to resume from, so no `next`.
-  if (matched.length > limit && lastOnPage) {
+  if (more && lastOnPage) {
     const position = positionOf(lastOnPage, fields.slice(where.length), options.table.key);
     page.next = { page: encodeCursor(position, scope) };
   }
   return page;
+}
+
+/**
+ * Maps records in order until their items' JSON would pass `maxChars`, keeping at least one: the
+ * items and the records they came from.
+ */
+export async function mapWithin<R, T>(
+  records: readonly R[],
+  map: (record: R) => T | Promise<T>,
+  maxChars: number,
+) {
+  const items: T[] = [];
+  let chars = 0;
+  for (const record of records) {
+    const item = await map(record);
+    chars += JSON.stringify(item).length;
+    if (items.length > 0 && chars > maxChars) break;
+    items.push(item);
+  }
+  return { items, kept: records.slice(0, items.length) };
 }
 
 /**

@@ -8,7 +8,7 @@ import { requirePermission } from "../permissions/refuse.js";
 import { defineOperation } from "../registry.js";
 import { viewsAllContent } from "../permissions/membership.js";
 import { pageOfVisible, visibleContent } from "../permissions/visible.js";
-import { listOf, pageQuery, paginate } from "../shared/pagination.js";
+import { LARGE_ITEMS_PAGE_CHARS, listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { endPosition } from "../shared/positions.js";
 import { defaultLevel } from "../shared/roles.js";
 import { boundedId, MAX_ID_LENGTH, pathParam } from "../shared/schema.js";
@@ -169,13 +169,21 @@ export const listSpacesInOrganizationById = defineOperation({
     const present = (space: SpaceRecord) => presentSpace(tx, context, membership, space);
     if (!viewsAllContent(membership)) {
       const { spaces } = await visibleContent(tx, membership);
-      return pageOfVisible(spaces, query, `spaces:${membership.organization.id}`, present);
+      return pageOfVisible(
+        spaces,
+        query,
+        `spaces:${membership.organization.id}`,
+        present,
+        LARGE_ITEMS_PAGE_CHARS,
+      );
     }
     return paginate<SpaceRecord, Space>(tx, query, {
       table: spacesTable,
       index: "byOrganization",
       where: [membership.organization.id, "live"],
       map: present,
+      // A space's merge rules may hold 100 rules of 1000 users: the page is bounded in size.
+      maxChars: LARGE_ITEMS_PAGE_CHARS,
     });
   },
 });
