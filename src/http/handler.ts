@@ -4,7 +4,7 @@ import { badRequest, DocsbaseError, isDocsbaseError, unauthorized } from "../cor
 import type { Caller, Context } from "../core/shared/world.js";
 import type { PlainAnswer, PlainRequest } from "./plain.js";
 import { decodeSegment, DOT_SEGMENT_MESSAGE, hasDotSegment } from "./paths.js";
-import { RateLimitedError, type RateLimiter } from "./rate-limit.js";
+import { addressGroup, RateLimitedError, type RateLimiter } from "./rate-limit.js";
 import { RouteTable } from "./routes.js";
 import { UnservedOperations, unservedAnswer } from "./unserved.js";
 
@@ -178,18 +178,42 @@ async function serve(
   raw: Readonly<Record<string, string>>,
   options: HandlerOptions,
 ): Promise<PlainAnswer> {
-  const { caller, limitHeaders } = await admit(operation, request, options);
+  const { caller, limitHeaders, addressKey } = await admit(operation, request, options);
   const params: Record<string, unknown> = {};
   for (const name in raw) params[name] = decodeSegment(name, raw[name] as string);
   const query = queryOf(request.url);
   const body = operation.body ? await readJson(request, options.maxBodyBytes) : undefined;
-  const outcome = await invoke(operation, await options.context(caller), {
-    params,
-    query,
-    body,
-    http: request,
-  });
+  const context = await options.context(caller);
+  // Only a public write needs the address (a lookup records it on the token it issues); other
+  // requests keep the context made once per caller.
+  const outcome = await invoke(
+    operation,
+    addressKey !== undefined && isPublicWrite(operation)
+      ? { ...context, clientAddress: addressKey }
+      : context,
+    {
+      params,
+      query,
+      body,
+      http: request,
+    },
+  );
   return render(outcome, limitHeaders);
+}
+
+/** An operation that needs no token yet writes (a lookup, which issues a reader token). */
+const isPublicWrite = (operation: AnyOperation) =>
+  operation.transaction === "write" && !operation.access.authenticated;
+
+/**
+ * The key a caller's requests count against: a user's id; for a reader token, the address that
+ * obtained it (else the one presenting it), so that fresh tokens never bring fresh quota; for an
+ * anonymous request, its address.
+ */
+function limitKeyOf(caller: Caller | null, addressKey: string | undefined): string | undefined {
+  if (!caller) return addressKey;
+  if (caller.scope) return caller.scope.address ?? addressKey ?? `user:${caller.userId}`;
+  return `user:${caller.userId}`;
 }
 
 /** The query string's parameters: one value per name, an array for a repeated name. */
@@ -213,13 +237,22 @@ async function admit(
   operation: AnyOperation,
   request: PlainRequest,
   options: HandlerOptions,
-): Promise<{ caller: Caller | null; limitHeaders: Record<string, string> }> {
+): Promise<{
+  caller: Caller | null;
+  limitHeaders: Record<string, string>;
+  addressKey: string | undefined;
+}> {
   try {
     const address = options.clientAddress?.(request);
     const caller = await callerOf(request, options, address);
-    const limitHeaders = options.rateLimit?.request(caller ? `user:${caller.userId}` : address) ?? {};
+    const addressKey = address ? addressGroup(address) : undefined;
+    const limitHeaders =
+      options.rateLimit?.request(limitKeyOf(caller, addressKey), {
+        site: caller?.scope?.site,
+        publicWrite: isPublicWrite(operation),
+      }) ?? {};
     if (operation.access.authenticated && !caller) throw unauthorized();
-    return { caller, limitHeaders };
+    return { caller, limitHeaders, addressKey };
   } catch (error) {
     request.discardBody();
     throw error;

@@ -19,8 +19,18 @@ export interface RateLimitOptions {
    * that guesses at one token are caught from however many addresses they come.
    */
   readonly failedAuthPerTokenPrefix?: Limit | false;
-  /** Requests per caller (the user a token stands for); anonymous requests count per client address. */
+  /**
+   * Requests per caller (the user a token stands for); anonymous requests count per client address,
+   * and those made with a reader token (the `apiToken` of a lookup) per address that obtained it.
+   */
   readonly requests?: Limit | false;
+  /**
+   * Requests to operations that need no token yet write (`GET /urls/published`, which issues a
+   * reader token), per client address (per caller when one is authenticated), on top of `requests`.
+   */
+  readonly publicWrites?: Limit | false;
+  /** Requests made with reader tokens, per site whose lookup issued them, from any address. */
+  readonly readerRequestsPerSite?: Limit | false;
   /** Counters kept per limit; past it the least recently used is dropped. */
   readonly maxKeys?: number;
 }
@@ -30,6 +40,8 @@ export const DEFAULT_RATE_LIMIT = {
   failedAuthPerAddress: { limit: 20, windowMs: 60_000 },
   failedAuthPerTokenPrefix: { limit: 20, windowMs: 60_000 },
   requests: { limit: 6_000, windowMs: 60_000 },
+  publicWrites: { limit: 600, windowMs: 60_000 },
+  readerRequestsPerSite: { limit: 30_000, windowMs: 60_000 },
   maxKeys: 10_000,
 } as const satisfies Required<RateLimitOptions>;
 
@@ -53,12 +65,21 @@ export interface RateLimiter {
   /** Counts a failed authentication against the address and the token prefix. */
   authenticationFailed(address: string | undefined, token: string | undefined): void;
   /**
-   * Counts one request of a caller (`user:<id>`) or an anonymous address; throws
-   * {@link RateLimitedError} past the limit, else returns the `X-RateLimit-*` headers to answer.
+   * Counts one request of a caller (`user:<id>`) or an address (its {@link addressGroup}), and of
+   * `also`'s site and public-write counters; throws {@link RateLimitedError} past any of their
+   * limits, else returns the `X-RateLimit-*` headers of the one with the least left.
    */
-  request(key: string | undefined): Record<string, string>;
+  request(key: string | undefined, also?: RequestCounters): Record<string, string>;
   /** Forgets every count, as a fresh limiter (the test double's `reset` and `restore`). */
   clear(): void;
+}
+
+/** What else a request counts against, beside its caller or address. */
+export interface RequestCounters {
+  /** The site of the reader token it is made with (`readerRequestsPerSite`). */
+  readonly site?: string | undefined;
+  /** Whether it is a public write (`publicWrites`, counted against the same key as `requests`). */
+  readonly publicWrite?: boolean;
 }
 
 interface Window {
@@ -80,6 +101,8 @@ export function createRateLimiter(options: RateLimitOptions, now: () => number):
   const byAddress = counter(options.failedAuthPerAddress, DEFAULT_RATE_LIMIT.failedAuthPerAddress);
   const byPrefix = counter(options.failedAuthPerTokenPrefix, DEFAULT_RATE_LIMIT.failedAuthPerTokenPrefix);
   const requests = counter(options.requests, DEFAULT_RATE_LIMIT.requests);
+  const publicWrites = counter(options.publicWrites, DEFAULT_RATE_LIMIT.publicWrites);
+  const perSite = counter(options.readerRequestsPerSite, DEFAULT_RATE_LIMIT.readerRequestsPerSite);
   type Counter = NonNullable<typeof requests>;
 
   const current = (counter: Counter, key: string): Window => {
@@ -129,18 +152,35 @@ export function createRateLimiter(options: RateLimitOptions, now: () => number):
       const prefix = prefixOf(token);
       if (byPrefix && prefix !== undefined) current(byPrefix, prefix).count++;
     },
-    request(key) {
-      if (!requests || key === undefined) return {};
-      const window = current(requests, key);
-      window.count++;
-      if (window.count > requests.limit) {
-        window.count = requests.limit;
-        throw refuse(requests, window, "Too many requests");
+    request(key, also = {}) {
+      const counted: [Counter, Window, string][] = [];
+      if (key !== undefined) {
+        if (requests) counted.push([requests, current(requests, key), "Too many requests"]);
+        if (publicWrites && also.publicWrite) {
+          counted.push([publicWrites, current(publicWrites, key), "Too many lookups"]);
+        }
       }
-      return headersOf(requests, window);
+      if (perSite && also.site !== undefined) {
+        counted.push([
+          perSite,
+          current(perSite, also.site),
+          "Too many requests with this site's reader tokens",
+        ]);
+      }
+      let least: [Counter, Window] | undefined;
+      for (const [counter, window, message] of counted) {
+        window.count++;
+        if (window.count > counter.limit) {
+          window.count = counter.limit;
+          throw refuse(counter, window, message);
+        }
+        if (!least || counter.limit - window.count < least[0].limit - least[1].count)
+          least = [counter, window];
+      }
+      return least ? headersOf(...least) : {};
     },
     clear() {
-      for (const counter of [byAddress, byPrefix, requests]) counter?.windows.clear();
+      for (const counter of [byAddress, byPrefix, requests, publicWrites, perSite]) counter?.windows.clear();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { requireRevision } from "../content-tree/revisions.js";
-import type { World } from "../shared/world.js";
+import type { Context, World } from "../shared/world.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import { spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
@@ -202,6 +202,14 @@ function pick<T extends { readonly id: string; readonly path: string; readonly d
   return { record: visible.find((item) => item.default), fellBack: true };
 }
 
-/** The `apiToken` of a resolution: reads its space's current content and revision only. */
-export const readerToken = (tx: WriteTransaction, world: World, resolution: Resolution) =>
-  issueSpaceReaderToken(tx, world, resolution.space.id, resolution.space.revision);
+/**
+ * The `apiToken` of a resolution: reads its space's current content and revision only; its requests
+ * count against the address that looked it up and against the site.
+ */
+export const readerToken = (tx: WriteTransaction, context: Context, resolution: Resolution) =>
+  issueSpaceReaderToken(tx, context, {
+    space: resolution.space.id,
+    revision: resolution.space.revision,
+    site: resolution.site.id,
+    address: context.clientAddress,
+  });

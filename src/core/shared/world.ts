@@ -100,12 +100,22 @@ export interface Caller {
 export interface CallerScope {
   readonly space: string;
   readonly revision: string;
+  /** The site whose lookup issued the token: its requests also count against the site's limit. */
+  readonly site?: string;
+  /** The address (its rate-limit key) that obtained the token, which its requests count against. */
+  readonly address?: string;
 }
 
 /** The context of one operation call. */
 export interface Context extends World {
   /** `null` for the few operations that need no authentication. */
   readonly caller: Caller | null;
+  /**
+   * The rate-limit key of the address an HTTP call came from (IPv6 by /64), handed to the
+   * operations that write for a caller without a token (a lookup records it on the reader token
+   * it issues); absent otherwise.
+   */
+  readonly clientAddress?: string;
 }
 
 const ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -49,6 +49,10 @@ export const tokenRecord = z.object({
   kind: z.literal("space-reader").optional(),
   space: z.string().optional(),
   revision: z.string().optional(),
+  /** A reader token's site, whose rate limit its requests count against. */
+  site: z.string().optional(),
+  /** The rate-limit key of the address that obtained a reader token, which its requests count against. */
+  address: z.string().optional(),
 });
 export type TokenRecord = z.infer<typeof tokenRecord>;
 

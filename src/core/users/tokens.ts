@@ -91,7 +91,12 @@ export async function callerForHash(
     const caller: Caller = Object.freeze({
       userId: `${SPACE_READER_PREFIX}${record.id}`,
       operator: false,
-      scope: Object.freeze({ space: record.space, revision: record.revision }),
+      scope: Object.freeze({
+        space: record.space,
+        revision: record.revision,
+        ...(record.site === undefined ? {} : { site: record.site }),
+        ...(record.address === undefined ? {} : { address: record.address }),
+      }),
     });
     return { caller, record };
   }
@@ -147,8 +152,8 @@ export async function authenticateToken(
 }
 
 /**
- * The caller id of a reader token: not a user id (user ids have no ":"), distinct per token so
- * that rate limits count each reader on their own.
+ * The caller id of a reader token: not a user id (user ids have no ":"), distinct per token. Its
+ * requests count against the address that obtained it and its site (`CallerScope`), not this id.
  */
 export const SPACE_READER_PREFIX = "space-reader:";
 
@@ -162,44 +167,90 @@ export const SPACE_READER_LIFETIME_MS = 15 * 60_000;
 /** Expired reader tokens removed by each issue, so that their table never grows without bound. */
 const SPACE_READER_SWEEP = 20;
 
+/** What a reader token grants, and to whom it was issued. */
+export interface SpaceReaderGrant {
+  readonly space: string;
+  readonly revision: string;
+  /** The site whose lookup issues it. */
+  readonly site: string;
+  /** The rate-limit key of the address that looks it up; absent for a call without one (in process). */
+  readonly address?: string | undefined;
+}
+
+/** What {@link issueSpaceReaderToken} remembers of a token it issued, to hand it out again. */
+interface IssuedReaderToken {
+  readonly token: string;
+  readonly hash: string;
+  readonly expiresAt: number;
+}
+
 /**
  * Issues a short-lived read-only token for one space (the `apiToken` of published content): it
  * reads the space's current content and the revision `revision`, nothing else, for
- * {@link SPACE_READER_LIFETIME_MS}. Each call also deletes up to {@link SPACE_READER_SWEEP}
- * expired reader tokens, so that every lookup removes more expired ones than it adds.
+ * {@link SPACE_READER_LIFETIME_MS}.
+ *
+ * The same grant (address, site, space, revision) gets the same token again while more than half
+ * its lifetime is left, so a flood of identical lookups writes nothing: the token is remembered in
+ * the world's memo and checked against storage (one read) before it is handed out again, so a
+ * token revoked, swept or lost with a restored storage is never returned. Only a new token is
+ * written, and each new one deletes up to {@link SPACE_READER_SWEEP} expired reader tokens first,
+ * so that every issue removes more expired ones than it adds.
  *
  * @example
  * ```ts
- * const apiToken = await issueSpaceReaderToken(tx, world, space.id, space.revision);
+ * const apiToken = await issueSpaceReaderToken(tx, world, {
+ *   space: space.id,
+ *   revision: space.revision,
+ *   site: site.id,
+ *   address: context.clientAddress,
+ * });
  * ```
  */
 export async function issueSpaceReaderToken(
   tx: WriteTransaction,
-  world: World,
-  space: string,
-  revision: string,
+  world: Pick<World, "clock" | "ids" | "cache">,
+  grant: SpaceReaderGrant,
 ): Promise<string> {
-  const now = world.clock();
-  const expired = await tx.list(tokensTable, {
+  const now = world.clock().getTime();
+  // JSON of an array: no separator a site id or an address could forge.
+  const memoKey = `space-reader:${JSON.stringify([grant.address ?? "", grant.site, grant.space, grant.revision])}`;
+  const issued = world.cache.get(memoKey) as IssuedReaderToken | undefined;
+  if (issued && issued.expiresAt - now > SPACE_READER_LIFETIME_MS / 2) {
+    if (await tx.get(tokensTable, issued.hash)) return issued.token;
+  }
+  await sweepExpiredReaderTokens(tx, new Date(now));
+  const token = newToken();
+  const hash = hashToken(token);
+  const expiresAt = now + SPACE_READER_LIFETIME_MS;
+  await tx.put(tokensTable, {
+    hash,
+    id: world.ids(),
+    user: "",
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(expiresAt).toISOString(),
+    kind: "space-reader",
+    space: grant.space,
+    revision: grant.revision,
+    site: grant.site,
+    ...(grant.address === undefined ? {} : { address: grant.address }),
+  });
+  world.cache.set(memoKey, { token, hash, expiresAt } satisfies IssuedReaderToken, 2 * memoKey.length + 256);
+  return token;
+}
+
+/**
+ * Deletes up to {@link SPACE_READER_SWEEP} expired reader tokens, the longest expired first (the
+ * `byKind` index orders them by `expiresAt`).
+ */
+async function sweepExpiredReaderTokens(tx: WriteTransaction, now: Date): Promise<void> {
+  const oldest = await tx.list(tokensTable, {
     index: "byKind",
     where: ["space-reader"],
     limit: SPACE_READER_SWEEP,
   });
-  for (const record of expired) {
+  for (const record of oldest) {
     if (isExpired(record, now)) await tx.delete(tokensTable, record.hash);
   }
-  const token = newToken();
-  await tx.put(tokensTable, {
-    hash: hashToken(token),
-    id: world.ids(),
-    user: "",
-    createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + SPACE_READER_LIFETIME_MS).toISOString(),
-    kind: "space-reader",
-    space,
-    revision,
-  });
-  return token;
 }
 
 function isStale(record: TokenRecord, now: Date): boolean {

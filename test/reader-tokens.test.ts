@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest";
+import { memoryStorage } from "../src/adapters/memory/index.js";
+import { tokensTable } from "../src/core/users/tables.js";
+import { SPACE_READER_LIFETIME_MS } from "../src/core/users/tokens.js";
+import type { RateLimitOptions } from "../src/http/rate-limit.js";
+import { createTestDocsbase } from "../src/testing/double.js";
+
+/**
+ * The reader tokens of published-content lookups (issue 28, item 4): they count against the
+ * address that obtained them and against their site, lookups have a stricter limit of their own,
+ * identical lookups share one token, and expired ones are swept.
+ */
+async function setup(rateLimit: RateLimitOptions | false = false) {
+  const storage = memoryStorage();
+  let address = "203.0.113.7";
+  const t = await createTestDocsbase({
+    storage,
+    ...(rateLimit ? { rateLimit } : {}),
+    clientAddress: () => address,
+    now: "2026-01-01T00:00:00.000Z",
+  });
+  const owner = await t.createUser("Owner");
+  const api = (method: string, path: string, body?: unknown) =>
+    t.request(method, path, { token: owner.token, ...(body === undefined ? {} : { body }) });
+  const org = (await api("POST", "/orgs", { title: "Acme" })).body.id as string;
+  const sites: string[] = [];
+  /** A published public site over a space of its own; its id. */
+  const site = async (title: string) => {
+    const space = (await api("POST", `/orgs/${org}/spaces`, { title })).body.id as string;
+    const created = await api("POST", `/orgs/${org}/sites`, { title, spaces: [space] });
+    const id = created.body.id as string;
+    expect((await api("POST", `/orgs/${org}/sites/${id}/publish`)).status).toBe(200);
+    sites.push(id);
+    return id;
+  };
+  const lookup = (siteId: string) =>
+    t.request("GET", `/urls/published?url=${encodeURIComponent(`http://docsbase.test/sites/${siteId}/`)}`, {
+      token: null,
+    });
+  const readerRows = () =>
+    storage.read((tx) => tx.list(tokensTable, { index: "byKind", where: ["space-reader"] }));
+  return {
+    t,
+    site,
+    sites,
+    lookup,
+    readerRows,
+    from: (next: string) => {
+      address = next;
+    },
+  };
+}
+
+describe("reader tokens and lookups", () => {
+  it("count a reader token's requests against the address that obtained it: a refused address gets nothing through fresh tokens", async () => {
+    const w = await setup({ requests: { limit: 10, windowMs: 60_000 }, publicWrites: false });
+    // A token from each of three sites (three different grants: three tokens).
+    const readers: { apiToken: string; space: string }[] = [];
+    for (const title of ["One", "Two", "Three"]) readers.push((await w.lookup(await w.site(title))).body);
+    expect(new Set(readers.map((reader) => reader.apiToken)).size).toBe(3);
+    let status = 200;
+    while (status === 200) status = (await w.lookup(w.sites[0]!)).status;
+    expect(status).toBe(429);
+    // The refused address gets nothing through any of its tokens, nor does anyone else using them.
+    for (const { apiToken, space } of readers) {
+      expect((await w.t.request("GET", `/spaces/${space}`, { token: apiToken })).status).toBe(429);
+    }
+    w.from("198.51.100.1");
+    const { apiToken, space } = readers[0]!;
+    expect((await w.t.request("GET", `/spaces/${space}`, { token: apiToken })).status).toBe(429);
+    // The other address's own requests are unaffected.
+    expect((await w.lookup(w.sites[0]!)).status).toBe(200);
+  });
+
+  it("count reader tokens' requests against their site, whoever obtained them", async () => {
+    const w = await setup({ readerRequestsPerSite: { limit: 5, windowMs: 60_000 }, publicWrites: false });
+    const busy = await w.site("Busy");
+    const quiet = await w.site("Quiet");
+    const statuses: number[] = [];
+    for (let index = 0; index < 8; index++) {
+      w.from(`198.51.100.${index}`);
+      const { apiToken, space } = (await w.lookup(busy)).body;
+      statuses.push((await w.t.request("GET", `/spaces/${space}`, { token: apiToken })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    const { apiToken, space } = (await w.lookup(quiet)).body;
+    expect((await w.t.request("GET", `/spaces/${space}`, { token: apiToken })).status).toBe(200);
+  });
+
+  it("limit lookups per address more strictly than other requests (publicWrites)", async () => {
+    const w = await setup({ publicWrites: { limit: 3, windowMs: 60_000 } });
+    const siteId = await w.site("Docs");
+    const statuses: number[] = [];
+    for (let index = 0; index < 5; index++) statuses.push((await w.lookup(siteId)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    const refused = await w.lookup(siteId);
+    expect(refused.body.error.message).toMatch(/^Too many lookups/);
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("3");
+    // Reads that need no token are not lookups.
+    expect((await w.t.request("GET", "/openapi/none/none", { token: null })).status).toBe(404);
+    w.from("192.0.2.1");
+    expect((await w.lookup(siteId)).status).toBe(200);
+  });
+
+  it("hand out one token for identical lookups from one address while it has most of its life left", async () => {
+    const w = await setup();
+    const siteId = await w.site("Docs");
+    const first = (await w.lookup(siteId)).body.apiToken as string;
+    for (let index = 0; index < 20; index++) expect((await w.lookup(siteId)).body.apiToken).toBe(first);
+    expect(await w.readerRows()).toHaveLength(1);
+    // Another address gets its own, which counts against it.
+    w.from("192.0.2.1");
+    expect((await w.lookup(siteId)).body.apiToken).not.toBe(first);
+    w.from("203.0.113.7");
+    // Past half its life a lookup gets a fresh token, which lives a whole lifetime.
+    w.t.clock.advance(SPACE_READER_LIFETIME_MS / 2);
+    const second = (await w.lookup(siteId)).body.apiToken as string;
+    expect(second).not.toBe(first);
+    expect((await w.lookup(siteId)).body.apiToken).toBe(second);
+    expect(await w.readerRows()).toHaveLength(3);
+  });
+
+  it("sweep expired reader tokens and keep live ones", async () => {
+    const w = await setup();
+    const siteId = await w.site("Docs");
+    for (let index = 0; index < 30; index++) {
+      w.from(`198.51.100.${index}`);
+      await w.lookup(siteId);
+    }
+    w.t.clock.advance(SPACE_READER_LIFETIME_MS - 1);
+    const live: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      w.from(`192.0.2.${index}`);
+      live.push((await w.lookup(siteId)).body.apiToken);
+    }
+    expect(await w.readerRows()).toHaveLength(33);
+    w.t.clock.advance(1);
+    // Each lookup that issues a token sweeps a bounded number of expired ones.
+    for (let index = 0; index < 2; index++) {
+      w.from(`192.0.2.${10 + index}`);
+      await w.lookup(siteId);
+    }
+    const rows = await w.readerRows();
+    expect(rows).toHaveLength(5);
+    expect(rows.every((row) => Date.parse(row.expiresAt!) > w.t.clock.now().getTime())).toBe(true);
+    for (const token of live) {
+      expect((await w.t.request("GET", "/user", { token })).status).toBe(403);
+    }
+  });
+});
