@@ -110,6 +110,7 @@ async function seedSpaces(
     cache: new DerivedCache(16 * 1024 * 1024),
     fetch: () => Promise.reject(new Error("no network while seeding")),
     lifecycle: api.lifecycle(() => world),
+    hostnames: { verify: true, resolveTxt: null },
   };
   const context: Context = { ...world, caller: { userId: admin, operator: false } };
   const params = { organizationId: organization };

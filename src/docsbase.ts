@@ -16,6 +16,7 @@ import type { Operations } from "./core/operations.js";
 import { DocsbaseError } from "./core/shared/errors.js";
 import type { InvokeObserver } from "./core/shared/observe.js";
 import { createSafeFetch, type SafeFetchOptions } from "./core/net/outbound.js";
+import { type ResolveTxt, runtimeTxtResolver } from "./core/net/resolve-txt.js";
 import { randomId, type Caller, type Context, type World } from "./core/shared/world.js";
 import type { Translator } from "./core/translations/translator.js";
 import type { Storage } from "./core/storage/port.js";
@@ -84,6 +85,13 @@ export interface DocsbaseOptions {
    * rule applies around an injected transport too. See docs/architecture.md, "Outbound HTTP".
    */
   readonly outbound?: Omit<SafeFetchOptions, "allowPrivateNetwork">;
+  /**
+   * Custom hostnames of sites: a site answers for one only once the claim is verified by a DNS TXT
+   * record or approved by the operator (`verify`, default `true`); `false` makes a claim answer at
+   * once, first come first served, for single-tenant use. `resolveTxt` reads TXT records (default:
+   * the runtime's resolver, `node:dns` or `Deno.resolveDns`). See docs/sites.md, "Custom hostnames".
+   */
+  readonly hostnames?: { readonly verify?: boolean; readonly resolveTxt?: ResolveTxt | null };
   /**
    * The translation engine of translation runs: an async function from `{ texts, from, to,
    * instructions }` to the translated texts (its second argument lends it the guarded outbound
@@ -234,6 +242,11 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
     jobQueued: (runAt) => jobs.jobQueued(runAt),
     lifecycle: api.lifecycle(() => world),
     ...(options.observe ? { observe: options.observe } : {}),
+    hostnames: {
+      verify: options.hostnames?.verify ?? true,
+      resolveTxt:
+        options.hostnames?.resolveTxt === undefined ? runtimeTxtResolver() : options.hostnames.resolveTxt,
+    },
   };
   const jobs = backgroundJobs(world, api.jobs, options.jobs);
   let initialized: Promise<void> | undefined;

@@ -25,6 +25,7 @@ export { createSafeFetch, type FetchFunction, type SafeFetchOptions } from "./co
 export { OutboundError, isOutboundError, type OutboundErrorCode } from "./core/net/outbound-error.js";
 export { classifyAddress, type AddressKind } from "./core/net/ip.js";
 export type { ResolveHost } from "./core/net/resolve.js";
+export type { ResolveTxt } from "./core/net/resolve-txt.js";
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./core/shared/pagination.js";
 export { MEMBER_ROLES } from "./core/shared/roles.js";
 export type { Role } from "./core/shared/roles.js";

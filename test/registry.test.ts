@@ -28,6 +28,8 @@ const EXTENSIONS = new Set([
   "listUserInvites",
   "acceptUserInvite",
   "declineUserInvite",
+  "verifySiteHostname",
+  "approveSiteHostname",
   ...["createPage", "updatePage", "deletePage", "uploadFile", "deleteFile"].flatMap((id) => [
     id,
     `${id}InChangeRequest`,

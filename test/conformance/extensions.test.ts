@@ -70,4 +70,25 @@ describe.each(STORAGE_KINDS)("conformance: extension operations (%s)", (kind) =>
     expect(revoked.status).toBe(205);
     expect((await h.test.as(carol).listUserInvites()).count).toBe(0);
   });
+
+  it("keeps a site's hostname claim pending until the operator approves it", async () => {
+    const admin = await h.test.createUser("Hal", `hal-hostnames-${kind}@acme.test`);
+    const client = h.test.as(admin);
+    const organizationId = (await client.createOrganization({ body: { title: "Hosts" } })).id;
+    const spaceId = (await client.createSpace({ organizationId, body: { title: "Docs" } })).id;
+    const siteId = (await client.createSite({ organizationId, body: { spaces: [spaceId] } })).id;
+    await client.publishSite({ organizationId, siteId });
+    const hostname = `docs.${kind}.example`;
+    const claimed = await client.updateSiteById({ organizationId, siteId, body: { hostname } });
+    expect(claimed).toMatchObject({ hostname, hostnameVerification: { status: "pending" } });
+    const lookup = () =>
+      h.test.request("GET", `/urls/published?url=${encodeURIComponent(`https://${hostname}/`)}`, {
+        token: null,
+      });
+    expect((await lookup()).status).toBe(404);
+    const approved = await h.test.request("POST", `/orgs/${organizationId}/sites/${siteId}/hostname/approve`);
+    expect(approved.status).toBe(200);
+    expect(approved.body.urls.published).toBe(`https://${hostname}/`);
+    expect((await lookup()).body.site).toBe(siteId);
+  });
 });

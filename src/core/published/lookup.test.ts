@@ -98,6 +98,8 @@ describe("getPublishedContentByUrl: URLs", () => {
       ...w.params,
       body: { basename: "handbook", hostname: "docs.acme.example" },
     });
+    // The operator verifies the claim (docs/sites.md, "Custom hostnames").
+    await w.test.request("POST", `/orgs/${w.org}/sites/${w.site}/hostname/approve`);
     const byBasename = (await w.lookup("http://docsbase.test/sites/handbook/intro")).body;
     expect(byBasename).toMatchObject({ site: w.site, siteBasePath: "/sites/handbook/", pathname: "intro" });
     expect(byBasename.canonicalUrl).toBe("https://docs.acme.example/intro");

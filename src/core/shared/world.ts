@@ -3,6 +3,7 @@ import type { ConversationAnalyzer } from "../conversations/analyzer.js";
 import type { MemberRecord } from "../members/tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import type { TeamRecord } from "../teams/tables.js";
+import type { ResolveTxt } from "../net/resolve-txt.js";
 import type { Storage, WriteTransaction } from "../storage/port.js";
 import type { Translator } from "../translations/translator.js";
 
@@ -56,6 +57,18 @@ export interface World {
   readonly lifecycle: Lifecycle;
   /** Told of every operation call, around it (`createDocsbase({ observe })`); absent as a rule. */
   readonly observe?: InvokeObserver;
+  /** How a site's hostname claim is verified (docs/sites.md, "Custom hostnames"). */
+  readonly hostnames: HostnameVerification;
+}
+
+/**
+ * Whether a site answers for a hostname only once the claim is verified (`verify`, by a DNS TXT
+ * record read through `resolveTxt`, or the operator's approval), or at once (single-tenant use).
+ */
+export interface HostnameVerification {
+  readonly verify: boolean;
+  /** `null` where the runtime has none: then only the operator's approval verifies a claim. */
+  readonly resolveTxt: ResolveTxt | null;
 }
 
 /**

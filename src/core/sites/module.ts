@@ -1,6 +1,7 @@
 import { defineModule } from "../module.js";
 import { adaptiveOperations } from "./adaptive-operations.js";
 import { groupOperations } from "./groups.js";
+import { hostnameOperations, VERIFY_HOSTNAME_JOB, verifyHostnameJob } from "./hostnames.js";
 import { orderOperations } from "./order.js";
 import { listPermissionsAggregateInSite } from "./permissions-aggregate.js";
 import { publishingAuthOperations } from "./publishing-auth.js";
@@ -29,6 +30,8 @@ export const sitesModule = defineModule({
     ...publishingAuthOperations,
     ...orderOperations,
     listPermissionsAggregateInSite,
+    ...hostnameOperations,
   },
+  jobs: { [VERIFY_HOSTNAME_JOB]: verifyHostnameJob },
   hooks: { purgeSpace: purgeSiteSpaces },
 });

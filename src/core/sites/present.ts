@@ -56,7 +56,9 @@ export async function presentSite(tx: ReadTransaction, world: World, site: SiteR
     id: site.id,
     type: site.type,
     title: site.title,
-    ...(site.hostname ? { hostname: site.hostname } : {}),
+    ...(site.hostnameClaim || site.hostname
+      ? { hostname: site.hostnameClaim?.hostname ?? site.hostname }
+      : {}),
     ...(site.basename ? { basename: site.basename } : {}),
     ...(site.proxy ? { proxy: { origin: site.proxy, target: siteRootUrl(world, site) } } : {}),
     visibility: site.visibility,
@@ -71,8 +73,25 @@ export async function presentSite(tx: ReadTransaction, world: World, site: SiteR
       app: `${world.appUrl}/o/${site.organization}/sites/${site.id}`,
       ...publishedUrl(world, site),
     },
+    ...(site.hostnameClaim ? { hostnameVerification: presentClaim(site.hostnameClaim) } : {}),
   };
 }
+
+/** A pending hostname claim and the TXT record that verifies it. */
+function presentClaim(claim: NonNullable<SiteRecord["hostnameClaim"]>): Site["hostnameVerification"] {
+  return {
+    status: "pending",
+    record: { type: "TXT", name: challengeName(claim.hostname), value: challengeValue(claim.token) },
+    ...(claim.checkedAt ? { checkedAt: claim.checkedAt } : {}),
+    ...(claim.failure ? { failure: claim.failure } : {}),
+  };
+}
+
+/** The name whose TXT record verifies a claim of `hostname`. */
+export const challengeName = (hostname: string) => `_docsbase-challenge.${hostname}`;
+
+/** The TXT value that verifies the claim holding `token`. */
+export const challengeValue = (token: string) => `docsbase-verification=${token}`;
 
 /** The stored structure of a site: its sections and groups by parent, its site spaces by section. */
 export interface StoredStructure {

@@ -67,6 +67,18 @@ export const siteSchema = z.object({
   agentsContext: siteAgentsContext,
   features: z.array(z.object({ id: z.string(), plan: siteType, frozen: z.boolean() })),
   urls: z.object({ location: z.string(), app: z.string(), published: z.string().optional() }),
+  /**
+   * docsbase's extension: the pending claim of `hostname`, and the TXT record that verifies it
+   * (docs/sites.md, "Custom hostnames"). Absent when no claim is pending.
+   */
+  hostnameVerification: z
+    .object({
+      status: z.literal("pending"),
+      record: z.object({ type: z.literal("TXT"), name: z.string(), value: z.string() }),
+      checkedAt: timestamp().optional(),
+      failure: z.string().optional(),
+    })
+    .optional(),
 });
 export type Site = z.infer<typeof siteSchema>;
 

@@ -82,23 +82,29 @@ describe("sites", () => {
     });
     expect(await w.stored(sitesTable, site)).toEqual(before);
     await w.update(site, only(good));
-    expect((await w.stored(sitesTable, site))?.[field as "title"]).toBe(good);
+    const stored = await w.stored(sitesTable, site);
+    // A hostname is a pending claim until verified (docs/sites.md, "Custom hostnames").
+    expect(field === "hostname" ? stored?.hostnameClaim?.hostname : stored?.[field]).toBe(good);
   });
 
-  it("refuses a taken hostname or basename with 409 and frees it when removed", async () => {
+  it("refuses a taken basename or verified hostname with 409 and frees it when removed", async () => {
     const w = await setup();
     const first = await w.create();
     const second = await w.create();
+    const approve = (siteId: string) =>
+      w.test.request("POST", `/orgs/${w.organizationId}/sites/${siteId}/hostname/approve`);
     await w.update(first, { hostname: "docs.acme.test", basename: "acme" });
-    await expect(w.update(second, { hostname: "docs.acme.test" })).rejects.toMatchObject({
-      code: "conflict",
-      message: expect.stringContaining("body.hostname"),
-    });
-    await expect(w.update(second, { basename: "acme" })).rejects.toMatchObject({ code: "conflict" });
-    // The same site may set its own values again.
-    await w.update(first, { hostname: "docs.acme.test" });
-    await w.update(first, { hostname: null });
+    expect((await approve(first)).status).toBe(200);
+    // Claiming is free; verifying a hostname another site answers for is not.
     await w.update(second, { hostname: "docs.acme.test" });
+    const refused = await approve(second);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/^hostname: /);
+    await expect(w.update(second, { basename: "acme" })).rejects.toMatchObject({ code: "conflict" });
+    // The same site may set its own values again, and keeps answering for its hostname.
+    expect((await w.update(first, { hostname: "docs.acme.test" })).hostnameVerification).toBeUndefined();
+    await w.update(first, { hostname: null });
+    expect((await approve(second)).status).toBe(200);
     const published = await w.client.publishSite({ organizationId: w.organizationId, siteId: second });
     expect(published.urls.published).toBe("https://docs.acme.test/");
   });

@@ -6,6 +6,7 @@ import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { boundedId, queryBoolean } from "../shared/schema.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
 import { onSite, onSiteIfPresent, sitePermissions } from "./access.js";
+import { claimHostname } from "./hostnames.js";
 import { presentSite } from "./present.js";
 import {
   siteBasename,
@@ -36,17 +37,11 @@ const organizationParams = z.object({ organizationId: z.string().min(1).max(128)
 /** The title of a site created without one. */
 export const UNTITLED_SITE = "Untitled site";
 
-/** Fails with 409 when another site already uses `value` as its `field` (hostname, basename). */
-async function requireUnique(
-  tx: ReadTransaction,
-  site: string | undefined,
-  field: "hostname" | "basename",
-  value: string,
-): Promise<void> {
-  const index = field === "hostname" ? "byHostname" : "byBasename";
-  const found = await tx.list(sitesTable, { index, where: [value], limit: 2 });
+/** Fails with 409 when another site already uses `basename`. */
+async function requireUniqueBasename(tx: ReadTransaction, site: string, basename: string): Promise<void> {
+  const found = await tx.list(sitesTable, { index: "byBasename", where: [basename], limit: 2 });
   if (found.some((other) => other.id !== site)) {
-    throw conflict(`body.${field}: "${value}" is already used by another site`);
+    throw conflict(`body.basename: "${basename}" is already used by another site`);
   }
 }
 
@@ -182,18 +177,17 @@ export const updateSiteById = defineOperation({
   response: siteSchema,
   async run(scope, { body }) {
     const { tx } = scope;
-    const site: SiteRecord = { ...scope.site };
+    let site: SiteRecord = { ...scope.site };
     if (body.title !== undefined) site.title = body.title;
     if (body.visibility !== undefined) site.visibility = body.visibility;
     if (body.basename !== undefined) {
-      await requireUnique(tx, site.id, "basename", body.basename);
+      await requireUniqueBasename(tx, site.id, body.basename);
       site.basename = body.basename;
     }
-    if (body.hostname === null) delete site.hostname;
-    else if (body.hostname !== undefined) {
-      await requireUnique(tx, site.id, "hostname", body.hostname);
-      site.hostname = body.hostname;
-    }
+    if (body.hostname === null) {
+      delete site.hostname;
+      delete site.hostnameClaim;
+    } else if (body.hostname !== undefined) site = await claimHostname(tx, scope, site, body.hostname);
     if (body.proxy === null) delete site.proxy;
     else if (body.proxy !== undefined) site.proxy = body.proxy;
     if (body.adaptiveContent !== undefined) site.adaptiveContent = body.adaptiveContent;

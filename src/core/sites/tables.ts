@@ -26,8 +26,24 @@ export const siteRecord = z.object({
   title: z.string(),
   visibility: siteVisibility,
   published: z.boolean(),
-  /** Custom hostname (`docs.example.com`), unique across sites. */
+  /**
+   * The custom hostname the site answers for (`docs.example.com`), unique across sites: set only
+   * once a claim is verified or approved, or at once when the instance does not verify claims.
+   */
   hostname: z.string().optional(),
+  /**
+   * A hostname claimed and not yet verified (docs/sites.md, "Custom hostnames"): it answers no
+   * lookup and blocks no other site's claim. `token` is what its TXT record must hold; `failure`
+   * says why the last check did not verify it.
+   */
+  hostnameClaim: z
+    .object({
+      hostname: z.string(),
+      token: z.string(),
+      checkedAt: z.string().optional(),
+      failure: z.string().optional(),
+    })
+    .optional(),
   /** Path segment of the default URL (`<baseUrl>/sites/<basename>`), unique across sites. */
   basename: z.string().optional(),
   /** `SiteProxyOrigin`: a host followed by path segments (`example.com/docs`). */
