@@ -1,7 +1,8 @@
 import type { World } from "../shared/world.js";
 import { type JobInfo, presentJob } from "./present.js";
+import { nextDueJob, refreshQueue } from "./queues.js";
 import type { JobHandlers } from "./schedule.js";
-import { type JobRecord, jobsTable } from "./tables.js";
+import { type JobRecord, jobsTable, SHARED_QUEUE } from "./tables.js";
 
 /** Attempts before a failing job is kept as dead, unless configured otherwise. */
 export const DEFAULT_MAX_ATTEMPTS = 8;
@@ -53,8 +54,10 @@ export function retryDelayMs(attempt: number): number {
  * many it started (succeeded or failed). Each job goes through three steps, so that its handler
  * runs outside any transaction and two runners over one storage never run it at the same time:
  *
- * 1. claim, in a write transaction: the earliest due job gets a lease, a fresh token and a
- *    `runAt` at the lease's end, which also puts it behind every other due job;
+ * 1. claim, in a write transaction: the due job whose organization's turn it is (`./queues.ts`:
+ *    organizations take turns, and one holding several running jobs waits for the others) gets
+ *    a lease, a fresh token and a `runAt` at the lease's end, which also puts it behind every
+ *    other due job;
  * 2. run its handler, with no transaction open;
  * 3. finish, in a write transaction, only if the job still holds that token: delete it on success;
  *    on failure, queue it again after {@link retryDelayMs}, or keep it as dead after the last
@@ -96,16 +99,19 @@ type Claimed = JobRecord & { readonly lease: string; readonly attempts: number }
 
 async function claim(world: World, leaseMs: number): Promise<Claimed | undefined> {
   return world.storage.write(async (tx) => {
-    const now = world.clock();
-    const [job] = await tx.list(jobsTable, { index: "byRunAt", limit: 1 });
-    if (!job?.runAt || job.runAt > now.toISOString()) return undefined;
+    const now = world.clock().toISOString();
+    const job = await nextDueJob(tx, now);
+    if (!job?.runAt || job.runAt > now) return undefined;
+    const leaseEnd = new Date(Date.parse(now) + leaseMs).toISOString();
     const claimed: Claimed = {
       ...job,
-      runAt: new Date(now.getTime() + leaseMs).toISOString(),
+      runAt: leaseEnd,
+      leasedUntil: leaseEnd,
       attempts: (job.attempts ?? 0) + 1,
       lease: world.ids(),
     };
     await tx.put(jobsTable, claimed);
+    await refreshQueue(tx, job.organization ?? SHARED_QUEUE, now);
     return claimed;
   });
 }
@@ -137,16 +143,18 @@ async function finish(
     if (current?.lease !== job.lease) return undefined;
     if (!failure) {
       await tx.delete(jobsTable, job.id);
+      await refreshQueue(tx, job.organization ?? SHARED_QUEUE);
       return undefined;
     }
     const now = world.clock();
-    const { lease: _lease, runAt: _runAt, ...rest } = current;
+    const { lease: _lease, runAt: _runAt, leasedUntil: _leasedUntil, ...rest } = current;
     const error = messageOf(failure.error);
     const kept: JobRecord =
       job.attempts >= maxAttempts || failure.error instanceof PermanentJobError
         ? { ...rest, error, diedAt: now.toISOString() }
         : { ...rest, error, runAt: new Date(now.getTime() + retryDelayMs(job.attempts)).toISOString() };
     await tx.put(jobsTable, kept);
+    await refreshQueue(tx, job.organization ?? SHARED_QUEUE);
     return kept;
   });
 }

@@ -28,7 +28,7 @@ export const PROCESS_OPENAPI_SPEC_JOB = "openapi.process-spec";
 
 /** Queues the processing of the spec as it now stands. */
 export async function queueProcessing(tx: WriteTransaction, world: World, spec: OpenAPISpecRecord) {
-  await scheduleJob(tx, world, PROCESS_OPENAPI_SPEC_JOB, world.clock(), {
+  await scheduleJob(tx, world, spec.organization, PROCESS_OPENAPI_SPEC_JOB, world.clock(), {
     spec: spec.id,
     revision: spec.sourceRevision,
   });

@@ -54,7 +54,7 @@ export async function queueRun(tx: WriteTransaction, world: World, translation: 
     updatedAt: world.clock().toISOString(),
   };
   await tx.put(translationsTable, queued);
-  await scheduleJob(tx, world, RUN_TRANSLATION_JOB, world.clock(), {
+  await scheduleJob(tx, world, queued.organization, RUN_TRANSLATION_JOB, world.clock(), {
     translation: queued.id,
     run: queued.run,
   });
