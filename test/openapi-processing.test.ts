@@ -55,6 +55,20 @@ const PET_SCHEMA = `Pet:
 `;
 const OWNER_SCHEMA = JSON.stringify({ type: "object", properties: { name: { type: "string" } } });
 
+/** A document whose four `$ref`s reach the server's `/slow`, which never answers. */
+const SLOW_REFS = `openapi: 3.1.0
+info: { title: Slow, version: "1" }
+paths:
+${[1, 2, 3, 4]
+  .map(
+    (n) => `  /p${n}:
+    get:
+      responses:
+        "200": { $ref: "slow?n=${n}#/Answer" }
+`,
+  )
+  .join("")}`;
+
 const EXAMPLE_ROOT = `openapi: 3.1.0
 info: { title: Pets, version: 1.0.0 }
 paths:
@@ -101,6 +115,7 @@ beforeAll(async () => {
   routes.set("/slow", () => {
     // Never answers: the outbound deadline fails the fetch.
   });
+  routes.set("/slow-refs.yaml", text(SLOW_REFS));
   routes.set("/huge.yaml", (_, response) => {
     response.writeHead(200, { "content-type": "application/yaml" });
     response.end(`${PETS_YAML}x-padding: "${"a".repeat(MAX_FILE_BYTES)}"\n`);
@@ -230,6 +245,15 @@ describe("OpenAPI processing", () => {
     const spec = await process("slow", { url: `${origin}/slow` });
     expect(spec.lastProcessErrorCode).toBe("FETCH_TIMEOUT");
     expect(spec.lastProcessedErrors![0]!.message).toContain(`${origin}/slow`);
+  });
+
+  it("ends at the job's deadline however many fetches are left, not after one outbound deadline each", async () => {
+    // Four fetches of 10 s each took 40 s; the job's time (jobTimeoutMs) now bounds them all.
+    const { process } = await setup({ outbound: { timeoutMs: 10_000 }, jobs: { jobTimeoutMs: 200 } });
+    const spec = await process("slow-refs", { url: `${origin}/slow-refs.yaml` });
+    expect(spec.lastProcessErrorCode).toBe("FETCH_TIMEOUT");
+    expect(spec.lastProcessedErrors![0]!.message).toContain("the processing passed its deadline");
+    expect(spec.lastProcessedErrors).toHaveLength(4);
   });
 
   it("records FETCH_ERROR for a redirect to a refused address", async () => {

@@ -8,6 +8,13 @@ import { type JobRecord, jobsTable, SHARED_QUEUE } from "./tables.js";
 export const DEFAULT_MAX_ATTEMPTS = 8;
 /** How long a claim holds a job, unless configured otherwise; see {@link JobRunnerOptions.leaseMs}. */
 export const DEFAULT_LEASE_MS = 5 * 60_000;
+/**
+ * How long an attempt may run, unless configured otherwise; see
+ * {@link JobRunnerOptions.jobTimeoutMs}.
+ */
+export const DEFAULT_JOB_TIMEOUT_MS = 60_000;
+/** How long the runner still waits for an attempt told to stop, at most. */
+const LONGEST_GRACE_MS = 5_000;
 const FIRST_RETRY_MS = 30_000;
 const LONGEST_RETRY_MS = 60 * 60_000;
 /** Error messages are kept for inspection, not as logs: a long one is cut. */
@@ -22,6 +29,14 @@ export interface JobRunnerOptions {
    * better split into several jobs). Default {@link DEFAULT_LEASE_MS}.
    */
   readonly leaseMs?: number;
+  /**
+   * How long an attempt may run: then its `signal` aborts, which the handler heeds (it stops and
+   * records what it must), and after as long again, up to 5 s, the runner stops waiting for it:
+   * the attempt fails with a {@link JobTimeoutError} and the drain goes on with the next job. So
+   * no job holds a drain longer than this and its grace. Keep `leaseMs` above both. Default
+   * {@link DEFAULT_JOB_TIMEOUT_MS}.
+   */
+  readonly jobTimeoutMs?: number;
   /** Told of each failed attempt once it is recorded: `job` is queued again, or dead. */
   readonly onFailure?: (job: JobInfo, error: unknown) => void;
   /** Stops the drain between two jobs (a job already started still runs to its end). */
@@ -39,6 +54,11 @@ export interface JobRunnerOptions {
  */
 export class PermanentJobError extends Error {
   override readonly name = "PermanentJobError";
+}
+
+/** The failure of an attempt that ran past its deadline (`jobTimeoutMs` and its grace). */
+export class JobTimeoutError extends Error {
+  override readonly name = "JobTimeoutError";
 }
 
 /**
@@ -81,14 +101,16 @@ export async function runDueJobs(
 ): Promise<number> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const timeoutMs = options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError("maxAttempts: an integer >= 1");
   if (!(leaseMs > 0)) throw new RangeError("leaseMs: a positive number");
+  if (!(timeoutMs > 0)) throw new RangeError("jobTimeoutMs: a positive number");
   let ran = 0;
   while (!options.signal?.aborted) {
     const job = await claim(world, leaseMs);
     if (!job) break;
     ran++;
-    const failure = await attempt(world, handlers, job);
+    const failure = await attempt(world, handlers, job, timeoutMs);
     const after = await finish(world, job, failure, maxAttempts);
     if (failure && after) options.onFailure?.(presentJob(after, world.clock()), failure.error);
   }
@@ -116,18 +138,33 @@ async function claim(world: World, leaseMs: number): Promise<Claimed | undefined
   });
 }
 
+/**
+ * Runs one attempt: its signal aborts after `timeoutMs`, and the runner waits at most as long
+ * again (up to {@link LONGEST_GRACE_MS}) for a handler that does not heed it.
+ */
 async function attempt(
   world: World,
   handlers: JobHandlers,
   job: Claimed,
+  timeoutMs: number,
 ): Promise<{ error: unknown } | undefined> {
+  const stop = new AbortController();
+  const timers: ReturnType<typeof setTimeout>[] = [];
   try {
     const handler = handlers[job.type];
     if (!handler) throw new Error(`No handler for job type "${job.type}"`);
-    await handler(world, job.payload, { id: job.id, type: job.type, attempt: job.attempts });
+    const late = new JobTimeoutError(`The job did not finish within ${timeoutMs} ms`);
+    const overdue = new Promise<never>((_, reject) => {
+      timers.push(setTimeout(() => stop.abort(late), timeoutMs));
+      timers.push(setTimeout(() => reject(late), timeoutMs + Math.min(timeoutMs, LONGEST_GRACE_MS)));
+    });
+    const attempt = { id: job.id, type: job.type, attempt: job.attempts, signal: stop.signal };
+    await Promise.race([handler(world, job.payload, attempt), overdue]);
     return undefined;
   } catch (error) {
     return { error };
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
   }
 }
 

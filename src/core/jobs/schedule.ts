@@ -9,6 +9,11 @@ export interface JobAttempt {
   readonly type: string;
   /** 1 on the first attempt. */
   readonly attempt: number;
+  /**
+   * Aborts when the attempt has run its time (`jobTimeoutMs`, 60 s by default): the handler should
+   * then stop, record what it must and return; the runner stops waiting for it soon after.
+   */
+  readonly signal: AbortSignal;
 }
 
 /**
