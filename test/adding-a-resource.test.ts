@@ -57,7 +57,8 @@ const createNote = defineOperation({
   async run({ tx, space, clock, ids, ...world }, { body }) {
     const note = { id: ids(), space: space.id, text: body.text, createdAt: clock().toISOString() };
     await tx.put(notesTable, note);
-    await scheduleJob(tx, { clock, ids, ...world }, COUNT_WORDS_JOB, clock(), { note: note.id });
+    const scope = { clock, ids, ...world };
+    await scheduleJob(tx, scope, space.organization, COUNT_WORDS_JOB, clock(), { note: note.id });
     return note;
   },
 });

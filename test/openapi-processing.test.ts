@@ -11,8 +11,8 @@ import { createTestDocsbase } from "../src/testing/double.js";
 /**
  * OpenAPI processing against a real HTTP server on 127.0.0.1 (docs/openapi-specs.md,
  * "Processing"): documents by URL and by text, Swagger 2.0, external `$ref`s, each error code, a
- * timeout, a redirect to a refused address, an oversized document, and versions made only when
- * the content changes.
+ * timeout, a redirect to a refused address, an oversized document, versions made only when the
+ * content changes, and one organization's spec processed while another's hang (queue fairness).
  */
 
 const PETS_YAML = `openapi: 3.1.0
@@ -54,6 +54,20 @@ const PET_SCHEMA = `Pet:
       $ref: "owner.json"
 `;
 const OWNER_SCHEMA = JSON.stringify({ type: "object", properties: { name: { type: "string" } } });
+
+/** A document whose four `$ref`s reach the server's `/slow`, which never answers. */
+const SLOW_REFS = `openapi: 3.1.0
+info: { title: Slow, version: "1" }
+paths:
+${[1, 2, 3, 4]
+  .map(
+    (n) => `  /p${n}:
+    get:
+      responses:
+        "200": { $ref: "slow?n=${n}#/Answer" }
+`,
+  )
+  .join("")}`;
 
 const EXAMPLE_ROOT = `openapi: 3.1.0
 info: { title: Pets, version: 1.0.0 }
@@ -101,6 +115,7 @@ beforeAll(async () => {
   routes.set("/slow", () => {
     // Never answers: the outbound deadline fails the fetch.
   });
+  routes.set("/slow-refs.yaml", text(SLOW_REFS));
   routes.set("/huge.yaml", (_, response) => {
     response.writeHead(200, { "content-type": "application/yaml" });
     response.end(`${PETS_YAML}x-padding: "${"a".repeat(MAX_FILE_BYTES)}"\n`);
@@ -230,6 +245,15 @@ describe("OpenAPI processing", () => {
     const spec = await process("slow", { url: `${origin}/slow` });
     expect(spec.lastProcessErrorCode).toBe("FETCH_TIMEOUT");
     expect(spec.lastProcessedErrors![0]!.message).toContain(`${origin}/slow`);
+  });
+
+  it("ends at the job's deadline however many fetches are left, not after one outbound deadline each", async () => {
+    // Four fetches of 10 s each took 40 s; the job's time (jobTimeoutMs) now bounds them all.
+    const { process } = await setup({ outbound: { timeoutMs: 10_000 }, jobs: { jobTimeoutMs: 200 } });
+    const spec = await process("slow-refs", { url: `${origin}/slow-refs.yaml` });
+    expect(spec.lastProcessErrorCode).toBe("FETCH_TIMEOUT");
+    expect(spec.lastProcessedErrors![0]!.message).toContain("the processing passed its deadline");
+    expect(spec.lastProcessedErrors).toHaveLength(4);
   });
 
   it("records FETCH_ERROR for a redirect to a refused address", async () => {
@@ -364,4 +388,38 @@ it("runs the worked example of docs/openapi-specs.md", async () => {
   });
   const response = await docsbase.fetch(new Request(published.urls.published!));
   expect(((await response.json()) as { url: string }).url).toBe(`${exampleOrigin}/openapi.yaml`);
+});
+
+describe("OpenAPI processing of two organizations", () => {
+  it("processes one organization's spec while another's specs wait on a host that never answers", async () => {
+    const waiting: ServerResponse[] = [];
+    let fourWaiting: () => void = () => {};
+    const four = new Promise<void>((resolve) => (fourWaiting = resolve));
+    routes.set("/never.yaml", (_, response) => {
+      if (waiting.push(response) === 4) fourWaiting();
+    });
+    const { test, client, org } = await setup({ outbound: { timeoutMs: 60_000 } });
+    const other = test.as(await test.createUser("Bea"));
+    const bea = (await other.createOrganization({ body: { title: "Bea's" } })).id;
+    for (let n = 1; n <= 6; n++) {
+      await client.createOrUpdateOpenAPISpecBySlug({
+        organizationId: org,
+        specSlug: `never-${n}`,
+        body: { source: { url: `${origin}/never.yaml?n=${n}` } },
+      });
+    }
+    const small = { organizationId: bea, specSlug: "small" };
+    await other.createOrUpdateOpenAPISpecBySlug({ ...small, body: { source: { text: PETS_YAML } } });
+
+    // Four drains, as an instance runs. Before queues, all four took Acme's specs, queued first,
+    // and Bea's waited until one of Acme's fetches failed.
+    const drains = [1, 2, 3, 4].map(() => test.docsbase.runJobs());
+    await four;
+    expect(await other.getOpenAPISpecBySlug(small)).toMatchObject({ processingState: "complete" });
+    expect((await other.getOpenAPISpecBySlug(small)).lastVersion).toBeDefined();
+
+    routes.set("/never.yaml", (_, response) => response.end(PETS_YAML));
+    for (const response of waiting) response.end(PETS_YAML);
+    await Promise.all(drains);
+  });
 });

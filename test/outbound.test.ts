@@ -55,7 +55,7 @@ function probeModule(outcomes: string[]) {
     body: z.object({ url: z.string() }),
     response: z.object({ queued: z.boolean() }),
     async run({ tx, ...world }, { body }) {
-      await scheduleJob(tx, world, "probe.fetch", world.clock(), { url: body.url });
+      await scheduleJob(tx, world, undefined, "probe.fetch", world.clock(), { url: body.url });
       return { queued: true };
     },
   });

@@ -9,7 +9,7 @@ import { grantsModule } from "./grants/module.js";
 import { exportsModule } from "./exports/module.js";
 import { integrationsModule } from "./integrations/module.js";
 import { invitesModule } from "./invites/module.js";
-import { jobsTable } from "./jobs/tables.js";
+import { jobQueuesTable, jobsTable } from "./jobs/tables.js";
 import { linksModule } from "./links/module.js";
 import { membersModule } from "./members/module.js";
 import { defineModule } from "./module.js";
@@ -26,7 +26,11 @@ import { translationsModule } from "./translations/module.js";
 import { usersModule } from "./users/module.js";
 
 /** What every resource builds on: insertion sequences and the job queue. */
-const systemModule = defineModule({ name: "system", tables: [sequencesTable, jobsTable], operations: {} });
+const systemModule = defineModule({
+  name: "system",
+  tables: [sequencesTable, jobsTable, jobQueuesTable],
+  operations: {},
+});
 
 /**
  * Every resource module of the API, in registration order. Adding a resource is adding its folder

@@ -18,7 +18,8 @@ export const marksTable = defineTable({
 
 /**
  * A throwaway module for job tests: the given handlers, the marks table, and an operation that
- * queues a job of any type `inMs` from now, in its write transaction as real operations do.
+ * queues a job of any type `inMs` from now (for `organization`, if given), in its write
+ * transaction as real operations do.
  */
 export function testJobsModule(handlers: JobHandlers) {
   const queueTestJob = defineOperation({
@@ -32,12 +33,13 @@ export function testJobsModule(handlers: JobHandlers) {
       type: z.string(),
       inMs: z.number().int().default(0),
       payload: z.record(z.string(), z.unknown()).default({}),
+      organization: z.string().optional(),
     }),
     response: z.object({ runAt: z.string() }),
     status: 201,
     async run({ tx, ...world }, { body }) {
       const runAt = new Date(world.clock().getTime() + body.inMs);
-      await scheduleJob(tx, world, body.type, runAt, body.payload);
+      await scheduleJob(tx, world, body.organization, body.type, runAt, body.payload);
       return { runAt: runAt.toISOString() };
     },
   });
@@ -77,8 +79,8 @@ export async function jobsDocsbase(
   const docsbase = createDocsbase({ ...options, storage, modules: [testJobsModule(handlers)] });
   await docsbase.bootstrap({ token: OPERATOR_TOKEN });
   const client = docsbase.as({ token: OPERATOR_TOKEN });
-  const queue = (type: string, inMs = 0, payload: Record<string, unknown> = {}) =>
-    client.queueTestJob({ body: { type, inMs, payload } });
+  const queue = (type: string, inMs = 0, payload: Record<string, unknown> = {}, organization?: string) =>
+    client.queueTestJob({ body: { type, inMs, payload, ...(organization ? { organization } : {}) } });
   /** The request `queue` makes, for going through `docsbase.fetch`. */
   const queueRequest = (type: string, inMs = 0, payload: Record<string, unknown> = {}) =>
     new Request("http://localhost/v1/test/jobs", {

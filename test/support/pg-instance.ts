@@ -56,7 +56,7 @@ const queueHangJob = defineOperation({
   summary: "Queue a job whose first attempt never ends",
   access: operator,
   async run(scope) {
-    await scheduleJob(scope.tx, scope, HANG_JOB, scope.clock(), {});
+    await scheduleJob(scope.tx, scope, undefined, HANG_JOB, scope.clock(), {});
   },
 });
 

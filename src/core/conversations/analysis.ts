@@ -47,7 +47,7 @@ import {
 export const ANALYZE_CONVERSATION_JOB = "conversations.analyze";
 
 export async function queueAnalysis(tx: WriteTransaction, world: World, conversation: ConversationRecord) {
-  await scheduleJob(tx, world, ANALYZE_CONVERSATION_JOB, world.clock(), {
+  await scheduleJob(tx, world, conversation.organization, ANALYZE_CONVERSATION_JOB, world.clock(), {
     conversation: conversation.key,
     revision: conversation.revision,
   });

@@ -58,7 +58,9 @@ export const getChangeRequestPDF = defineOperation({
       expiresAt: new Date(now.getTime() + EXPORT_TTL_MS).toISOString(),
     };
     await tx.put(exportsTable, record);
-    await scheduleJob(tx, scope, EXPIRE_EXPORT_JOB, new Date(record.expiresAt), { export: record.id });
+    await scheduleJob(tx, scope, space.organization, EXPIRE_EXPORT_JOB, new Date(record.expiresAt), {
+      export: record.id,
+    });
     return { url: `${downloadBase(scope)}/v1/exports/${record.id}.pdf` };
   },
 });

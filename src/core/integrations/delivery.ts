@@ -99,7 +99,11 @@ export async function recordEvent(
     ],
   };
   await tx.put(eventsTable, event);
-  if (deliver) await scheduleJob(tx, world, DELIVER_EVENT_JOB, world.clock(), { event: id, attempt: 1 });
+  if (deliver)
+    await scheduleJob(tx, world, integration.organization, DELIVER_EVENT_JOB, world.clock(), {
+      event: id,
+      attempt: 1,
+    });
   return event;
 }
 
@@ -172,7 +176,10 @@ export const deliverEvent: JobHandler = async (world, payload) => {
           log(world, "warn", `${label}: ${failure}; next attempt in ${delay / 1000} s`),
         ];
         const runAt = new Date(world.clock().getTime() + delay);
-        await scheduleJob(tx, world, DELIVER_EVENT_JOB, runAt, { event: eventId, attempt: attempt + 1 });
+        await scheduleJob(tx, world, integration?.organization, DELIVER_EVENT_JOB, runAt, {
+          event: eventId,
+          attempt: attempt + 1,
+        });
       }
     }
     await tx.put(eventsTable, updated);

@@ -9,12 +9,15 @@ export { backgroundJobs, type BackgroundContext, type JobOptions } from "./backg
 export { listJobs, nextJobAt, type JobQuery } from "./list.js";
 export type { JobInfo, JobState } from "./present.js";
 export {
+  DEFAULT_JOB_TIMEOUT_MS,
   DEFAULT_LEASE_MS,
+  JobTimeoutError,
   DEFAULT_MAX_ATTEMPTS,
   PermanentJobError,
   retryDelayMs,
   runDueJobs,
   type JobRunnerOptions,
 } from "./runner.js";
+export { MAX_RUNNING_PER_ORGANIZATION } from "./queues.js";
 export { scheduleJob, type JobAttempt, type JobHandler, type JobHandlers } from "./schedule.js";
 export { jobRecord, jobsTable, type JobRecord } from "./tables.js";

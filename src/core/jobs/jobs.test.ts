@@ -227,6 +227,33 @@ describe("job runner", () => {
     expect(await docsbase.jobs()).toMatchObject([{ type: "failing", state: "queued", attempts: 1 }]);
   });
 
+  it("tells an attempt to stop at its deadline, then stops waiting for a handler that does not", async () => {
+    const { clock } = movableClock();
+    const signals: AbortSignal[] = [];
+    const handlers = {
+      // Heeds its signal: ends when told, as a handler should.
+      heeding: (async (_world, _payload, job) => {
+        signals.push(job.signal);
+        await new Promise((resolve) => job.signal.addEventListener("abort", resolve, { once: true }));
+      }) satisfies JobHandler,
+      // Never settles: only the runner's own deadline frees the drain.
+      deaf: (() => new Promise<void>(() => {})) satisfies JobHandler,
+    };
+    const { docsbase, queue } = await jobsDocsbase(handlers, { clock, jobs: { jobTimeoutMs: 20 } });
+    await queue("heeding");
+    await queue("deaf");
+    expect(await docsbase.runJobs()).toBe(2);
+    expect(signals.map((signal) => signal.aborted)).toEqual([true]);
+    expect(await docsbase.jobs()).toMatchObject([
+      {
+        type: "deaf",
+        state: "queued",
+        attempts: 1,
+        error: "JobTimeoutError: The job did not finish within 20 ms",
+      },
+    ]);
+  });
+
   it("fails a job of an unknown type like a throwing one: retried, in case another version knows it, then dead", async () => {
     const storage = memoryStorage();
     const { clock, advance } = movableClock();

@@ -7,6 +7,8 @@ export type JobState = "queued" | "running" | "dead";
 export interface JobInfo {
   readonly id: string;
   readonly type: string;
+  /** The organization it works for; absent for a job of none. */
+  readonly organization?: string;
   readonly state: JobState;
   readonly payload: Record<string, unknown>;
   /** Queued: when it is due. Running: when its lease runs out. Absent when dead. */
@@ -21,7 +23,7 @@ export interface JobInfo {
 
 /**
  * The job as `docsbase.jobs()` shows it at `now`: its state follows from `runAt` and its lease,
- * and the lease token is left out.
+ * and the lease's token and end are left out.
  */
 export function presentJob(job: JobRecord, now: Date): JobInfo {
   const state: JobState = !job.runAt
@@ -29,6 +31,6 @@ export function presentJob(job: JobRecord, now: Date): JobInfo {
     : job.lease && job.runAt > now.toISOString()
       ? "running"
       : "queued";
-  const { lease: _lease, ...shown } = job;
-  return { ...shown, state, attempts: job.attempts ?? 0 };
+  const { lease: _lease, leasedUntil: _leasedUntil, organization, ...shown } = job;
+  return { ...shown, ...(organization ? { organization } : {}), state, attempts: job.attempts ?? 0 };
 }

@@ -1,12 +1,20 @@
 import type { World } from "../shared/world.js";
 import { type JobInfo, presentJob } from "./present.js";
+import { nextDueJob, refreshQueue } from "./queues.js";
 import type { JobHandlers } from "./schedule.js";
-import { type JobRecord, jobsTable } from "./tables.js";
+import { type JobRecord, jobsTable, SHARED_QUEUE } from "./tables.js";
 
 /** Attempts before a failing job is kept as dead, unless configured otherwise. */
 export const DEFAULT_MAX_ATTEMPTS = 8;
 /** How long a claim holds a job, unless configured otherwise; see {@link JobRunnerOptions.leaseMs}. */
 export const DEFAULT_LEASE_MS = 5 * 60_000;
+/**
+ * How long an attempt may run, unless configured otherwise; see
+ * {@link JobRunnerOptions.jobTimeoutMs}.
+ */
+export const DEFAULT_JOB_TIMEOUT_MS = 60_000;
+/** How long the runner still waits for an attempt told to stop, at most. */
+const LONGEST_GRACE_MS = 5_000;
 const FIRST_RETRY_MS = 30_000;
 const LONGEST_RETRY_MS = 60 * 60_000;
 /** Error messages are kept for inspection, not as logs: a long one is cut. */
@@ -21,6 +29,14 @@ export interface JobRunnerOptions {
    * better split into several jobs). Default {@link DEFAULT_LEASE_MS}.
    */
   readonly leaseMs?: number;
+  /**
+   * How long an attempt may run: then its `signal` aborts, which the handler heeds (it stops and
+   * records what it must), and after as long again, up to 5 s, the runner stops waiting for it:
+   * the attempt fails with a {@link JobTimeoutError} and the drain goes on with the next job. So
+   * no job holds a drain longer than this and its grace. Keep `leaseMs` above both. Default
+   * {@link DEFAULT_JOB_TIMEOUT_MS}.
+   */
+  readonly jobTimeoutMs?: number;
   /** Told of each failed attempt once it is recorded: `job` is queued again, or dead. */
   readonly onFailure?: (job: JobInfo, error: unknown) => void;
   /** Stops the drain between two jobs (a job already started still runs to its end). */
@@ -40,6 +56,11 @@ export class PermanentJobError extends Error {
   override readonly name = "PermanentJobError";
 }
 
+/** The failure of an attempt that ran past its deadline (`jobTimeoutMs` and its grace). */
+export class JobTimeoutError extends Error {
+  override readonly name = "JobTimeoutError";
+}
+
 /**
  * The delay before attempt `attempt + 1` once attempt `attempt` failed: 30 s, 1 min, 2 min...
  * doubling up to an hour.
@@ -53,8 +74,10 @@ export function retryDelayMs(attempt: number): number {
  * many it started (succeeded or failed). Each job goes through three steps, so that its handler
  * runs outside any transaction and two runners over one storage never run it at the same time:
  *
- * 1. claim, in a write transaction: the earliest due job gets a lease, a fresh token and a
- *    `runAt` at the lease's end, which also puts it behind every other due job;
+ * 1. claim, in a write transaction: the due job whose organization's turn it is (`./queues.ts`:
+ *    organizations take turns, and one holding several running jobs waits for the others) gets
+ *    a lease, a fresh token and a `runAt` at the lease's end, which also puts it behind every
+ *    other due job;
  * 2. run its handler, with no transaction open;
  * 3. finish, in a write transaction, only if the job still holds that token: delete it on success;
  *    on failure, queue it again after {@link retryDelayMs}, or keep it as dead after the last
@@ -78,14 +101,16 @@ export async function runDueJobs(
 ): Promise<number> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const timeoutMs = options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError("maxAttempts: an integer >= 1");
   if (!(leaseMs > 0)) throw new RangeError("leaseMs: a positive number");
+  if (!(timeoutMs > 0)) throw new RangeError("jobTimeoutMs: a positive number");
   let ran = 0;
   while (!options.signal?.aborted) {
     const job = await claim(world, leaseMs);
     if (!job) break;
     ran++;
-    const failure = await attempt(world, handlers, job);
+    const failure = await attempt(world, handlers, job, timeoutMs);
     const after = await finish(world, job, failure, maxAttempts);
     if (failure && after) options.onFailure?.(presentJob(after, world.clock()), failure.error);
   }
@@ -96,32 +121,50 @@ type Claimed = JobRecord & { readonly lease: string; readonly attempts: number }
 
 async function claim(world: World, leaseMs: number): Promise<Claimed | undefined> {
   return world.storage.write(async (tx) => {
-    const now = world.clock();
-    const [job] = await tx.list(jobsTable, { index: "byRunAt", limit: 1 });
-    if (!job?.runAt || job.runAt > now.toISOString()) return undefined;
+    const now = world.clock().toISOString();
+    const job = await nextDueJob(tx, now);
+    if (!job?.runAt || job.runAt > now) return undefined;
+    const leaseEnd = new Date(Date.parse(now) + leaseMs).toISOString();
     const claimed: Claimed = {
       ...job,
-      runAt: new Date(now.getTime() + leaseMs).toISOString(),
+      runAt: leaseEnd,
+      leasedUntil: leaseEnd,
       attempts: (job.attempts ?? 0) + 1,
       lease: world.ids(),
     };
     await tx.put(jobsTable, claimed);
+    await refreshQueue(tx, job.organization ?? SHARED_QUEUE, now);
     return claimed;
   });
 }
 
+/**
+ * Runs one attempt: its signal aborts after `timeoutMs`, and the runner waits at most as long
+ * again (up to {@link LONGEST_GRACE_MS}) for a handler that does not heed it.
+ */
 async function attempt(
   world: World,
   handlers: JobHandlers,
   job: Claimed,
+  timeoutMs: number,
 ): Promise<{ error: unknown } | undefined> {
+  const stop = new AbortController();
+  const timers: ReturnType<typeof setTimeout>[] = [];
   try {
     const handler = handlers[job.type];
     if (!handler) throw new Error(`No handler for job type "${job.type}"`);
-    await handler(world, job.payload, { id: job.id, type: job.type, attempt: job.attempts });
+    const late = new JobTimeoutError(`The job did not finish within ${timeoutMs} ms`);
+    const overdue = new Promise<never>((_, reject) => {
+      timers.push(setTimeout(() => stop.abort(late), timeoutMs));
+      timers.push(setTimeout(() => reject(late), timeoutMs + Math.min(timeoutMs, LONGEST_GRACE_MS)));
+    });
+    const attempt = { id: job.id, type: job.type, attempt: job.attempts, signal: stop.signal };
+    await Promise.race([handler(world, job.payload, attempt), overdue]);
     return undefined;
   } catch (error) {
     return { error };
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
   }
 }
 
@@ -137,16 +180,18 @@ async function finish(
     if (current?.lease !== job.lease) return undefined;
     if (!failure) {
       await tx.delete(jobsTable, job.id);
+      await refreshQueue(tx, job.organization ?? SHARED_QUEUE);
       return undefined;
     }
     const now = world.clock();
-    const { lease: _lease, runAt: _runAt, ...rest } = current;
+    const { lease: _lease, runAt: _runAt, leasedUntil: _leasedUntil, ...rest } = current;
     const error = messageOf(failure.error);
     const kept: JobRecord =
       job.attempts >= maxAttempts || failure.error instanceof PermanentJobError
         ? { ...rest, error, diedAt: now.toISOString() }
         : { ...rest, error, runAt: new Date(now.getTime() + retryDelayMs(job.attempts)).toISOString() };
     await tx.put(jobsTable, kept);
+    await refreshQueue(tx, job.organization ?? SHARED_QUEUE);
     return kept;
   });
 }

@@ -46,6 +46,8 @@ export async function processSource(
   fetch: FetchFunction,
   source: { readonly url: string } | { readonly text: string },
   textKey: string,
+  /** Stops the processing early (a job's deadline), as its own deadline does. */
+  signal?: AbortSignal,
 ): Promise<ProcessResult> {
   try {
     const files = new Map<string, unknown>();
@@ -53,7 +55,7 @@ export async function processSource(
       bytes: 0,
       resolvedBytes: 0,
       files: 0,
-      deadline: AbortSignal.timeout(MAX_PROCESSING_MS),
+      deadline: eitherSignal(AbortSignal.timeout(MAX_PROCESSING_MS), signal),
     };
     let root: string;
     let rootBase: string | undefined;
@@ -110,4 +112,15 @@ function kindOf(document: unknown): "OpenAPI" | "Swagger" | undefined {
   }
   if (document["swagger"] === "2.0") return "Swagger";
   return undefined;
+}
+
+/** A signal that aborts as soon as `first` or `second` does. */
+function eitherSignal(first: AbortSignal, second: AbortSignal | undefined): AbortSignal {
+  if (!second) return first;
+  const either = new AbortController();
+  for (const signal of [first, second]) {
+    if (signal.aborted) either.abort(signal.reason);
+    else signal.addEventListener("abort", () => either.abort(signal.reason), { once: true });
+  }
+  return either.signal;
 }

@@ -40,7 +40,7 @@ export async function fetchFile(
     });
   } catch (error) {
     if (budget.deadline.aborted) {
-      const message = `${where}: ${url}: the processing took longer than ${MAX_PROCESSING_MS} ms`;
+      const message = `${where}: ${url}: the processing passed its deadline (at most ${MAX_PROCESSING_MS} ms)`;
       throw new Failure("FETCH_TIMEOUT", [{ message, code: "FETCH_TIMEOUT" }]);
     }
     if (isOutboundError(error)) {

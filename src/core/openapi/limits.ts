@@ -22,7 +22,10 @@ export const MAX_RESOLVED_BYTES = 10 * 1024 * 1024;
 export const MAX_NESTING_DEPTH = MAX_BODY_DEPTH;
 /** Most JSON values (objects, arrays, scalars) in the document once its references are inlined. */
 export const MAX_RESOLVED_NODES = 1_000_000;
-/** Deadline of a whole processing, every fetch included (each fetch also has the outbound deadline). */
-export const MAX_PROCESSING_MS = 120_000;
+/**
+ * Deadline of a whole processing, every fetch included (each fetch also has the outbound deadline):
+ * well within a job's time (`jobTimeoutMs`, 60 s by default), so that the job records its outcome.
+ */
+export const MAX_PROCESSING_MS = 30_000;
 /** Most problems listed in `lastProcessedErrors`. */
 export const MAX_REPORTED_ERRORS = 20;

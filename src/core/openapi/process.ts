@@ -28,7 +28,7 @@ export const PROCESS_OPENAPI_SPEC_JOB = "openapi.process-spec";
 
 /** Queues the processing of the spec as it now stands. */
 export async function queueProcessing(tx: WriteTransaction, world: World, spec: OpenAPISpecRecord) {
-  await scheduleJob(tx, world, PROCESS_OPENAPI_SPEC_JOB, world.clock(), {
+  await scheduleJob(tx, world, spec.organization, PROCESS_OPENAPI_SPEC_JOB, world.clock(), {
     spec: spec.id,
     revision: spec.sourceRevision,
   });
@@ -43,7 +43,7 @@ function comparable(content: OpenAPISpecContent): string {
   return JSON.stringify([content.filesystem[content.url], others]);
 }
 
-export const processOpenAPISpec: JobHandler = async (world, payload) => {
+export const processOpenAPISpec: JobHandler = async (world, payload, job) => {
   const id = String(payload["spec"]);
   const revision = Number(payload["revision"]);
   const current = (spec: OpenAPISpecRecord | undefined) => spec && spec.sourceRevision === revision;
@@ -61,7 +61,7 @@ export const processOpenAPISpec: JobHandler = async (world, payload) => {
   const versionId = world.ids();
   const textKey = `${specLocation(world, started)}/versions/${versionId}/content`;
   let unexpected: unknown;
-  const result = await processSource(world.fetch, started.source, textKey).catch(
+  const result = await processSource(world.fetch, started.source, textKey, job.signal).catch(
     (error: unknown): ProcessResult => {
       unexpected = error;
       const message = `${textKey}: the document could not be processed (${error instanceof Error ? error.name : "error"})`;

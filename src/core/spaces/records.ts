@@ -82,8 +82,15 @@ export async function softDeleteSpace(tx: WriteTransaction, world: World, space:
   const now = world.clock();
   const deletedAt = now.toISOString();
   await tx.put(spacesTable, { ...space, state: "deleted", deletedAt, updatedAt: deletedAt });
-  await scheduleJob(tx, world, PURGE_SPACE_JOB, new Date(now.getTime() + SPACE_RETENTION_MS), {
-    space: space.id,
-    deletedAt,
-  });
+  await scheduleJob(
+    tx,
+    world,
+    space.organization,
+    PURGE_SPACE_JOB,
+    new Date(now.getTime() + SPACE_RETENTION_MS),
+    {
+      space: space.id,
+      deletedAt,
+    },
+  );
 }

@@ -54,7 +54,7 @@ export async function queueRun(tx: WriteTransaction, world: World, translation: 
     updatedAt: world.clock().toISOString(),
   };
   await tx.put(translationsTable, queued);
-  await scheduleJob(tx, world, RUN_TRANSLATION_JOB, world.clock(), {
+  await scheduleJob(tx, world, queued.organization, RUN_TRANSLATION_JOB, world.clock(), {
     translation: queued.id,
     run: queued.run,
   });
@@ -80,7 +80,7 @@ const instructionsText = (translation: TranslationRecord) =>
     ? documentToMarkdown(translation.instructions as DocumentInput).trim()
     : "";
 
-export const runTranslation: JobHandler = async (world, payload) => {
+export const runTranslation: JobHandler = async (world, payload, job) => {
   const id = String(payload["translation"]);
   const run = Number(payload["run"]);
   const translator = world.translator;
@@ -153,7 +153,14 @@ export const runTranslation: JobHandler = async (world, payload) => {
     });
   let translated: string[];
   try {
-    translated = await translateAll(translator, world, [...texts.keys()], translation, instructions);
+    translated = await translateAll(
+      translator,
+      world,
+      [...texts.keys()],
+      translation,
+      instructions,
+      job.signal,
+    );
   } catch (error) {
     await backToPending();
     throw error;
@@ -288,20 +295,30 @@ export const runTranslation: JobHandler = async (world, payload) => {
   });
 };
 
-/** Sends `texts` to the engine `TEXTS_PER_CALL` at a time; checks each answer's length. */
+/**
+ * Sends `texts` to the engine `TEXTS_PER_CALL` at a time; checks each answer's length. Stops at
+ * the job's deadline (`signal`): between calls, and within one through the fetch it lends.
+ */
 async function translateAll(
   translator: Translator,
   world: World,
   texts: readonly string[],
   translation: TranslationRecord,
   instructions: string,
+  signal: AbortSignal,
 ): Promise<string[]> {
+  // An engine that passes a signal of its own keeps it; the runner's deadline still holds.
+  const fetch: typeof world.fetch = (input, init) => {
+    signal.throwIfAborted();
+    return world.fetch(input, { ...init, signal: init?.signal ?? signal });
+  };
   const out: string[] = [];
   for (let start = 0; start < texts.length; start += TEXTS_PER_CALL) {
+    signal.throwIfAborted();
     const batch = texts.slice(start, start + TEXTS_PER_CALL);
     const answer = await translator(
       { texts: batch, from: translation.sourceLanguage, to: translation.language, instructions },
-      { fetch: world.fetch },
+      { fetch },
     );
     if (
       !Array.isArray(answer) ||
