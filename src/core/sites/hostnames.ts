@@ -84,7 +84,10 @@ export const verifySiteHostname = defineOperation({
     const { tx, site } = scope;
     const claim = pendingClaim(site);
     await requireFreeHostname(tx, site.id, claim.hostname);
-    await scheduleJob(tx, scope, VERIFY_HOSTNAME_JOB, scope.clock(), { site: site.id, token: claim.token });
+    await scheduleJob(tx, scope, site.organization, VERIFY_HOSTNAME_JOB, scope.clock(), {
+      site: site.id,
+      token: claim.token,
+    });
     return presentSite(tx, scope, site);
   },
 });
