@@ -11,14 +11,15 @@ import { type JobQueueRecord, type JobRecord, jobQueuesTable, jobsTable } from "
  *   so an organization that just started a job goes behind every organization already waiting;
  *   queues ready at the same instant go by fewer jobs started;
  * - an organization that holds {@link MAX_RUNNING_PER_ORGANIZATION} running leases gets no further
- *   job while an organization with a due job holds fewer; when every organization with a due job
- *   holds that many, the turns alone decide, so no drain idles while a job is due.
+ *   job until one of them ends (or its lease runs out), even when drains are idle: with 4 drains
+ *   per instance, 2 are always left for other organizations, so a slow tenant cannot take them all
+ *   before another tenant's job falls due.
  *
  * Jobs queued by versions before queues have no `organization`: they run in the shared queue's
  * turn once one of them is the earliest waiting job of the whole queue.
  */
 
-/** Running leases an organization holds at most while another organization with fewer has a due job. */
+/** Running leases an organization holds at most, across every drain of every instance. */
 export const MAX_RUNNING_PER_ORGANIZATION = 2;
 
 /** Queues read per page while looking for the next turn. */
@@ -68,10 +69,9 @@ export async function nextDueJob(tx: WriteTransaction, now: string): Promise<Job
 
 /**
  * The queue whose turn it is: the first ready one, in turn order, whose organization holds fewer
- * than {@link MAX_RUNNING_PER_ORGANIZATION} running leases, or else the first ready one.
+ * than {@link MAX_RUNNING_PER_ORGANIZATION} running leases.
  */
 async function nextQueue(tx: WriteTransaction, now: string): Promise<JobQueueRecord | undefined> {
-  let first: JobQueueRecord | undefined;
   let after: IndexValue[] | undefined;
   for (;;) {
     const page = await tx.list(jobQueuesTable, {
@@ -80,7 +80,7 @@ async function nextQueue(tx: WriteTransaction, now: string): Promise<JobQueueRec
       ...(after ? { after } : {}),
     });
     for (const queue of page) {
-      if (!queue.readyAt || queue.readyAt > now) return first;
+      if (!queue.readyAt || queue.readyAt > now) return undefined;
       // A turn that no longer matches its jobs (they changed outside `refreshQueue`) is mended.
       const [head] = await tx.list(jobsTable, {
         index: "byOrganizationRunAt",
@@ -92,10 +92,9 @@ async function nextQueue(tx: WriteTransaction, now: string): Promise<JobQueueRec
         continue;
       }
       if ((await runningLeases(tx, queue.organization, now)) < MAX_RUNNING_PER_ORGANIZATION) return queue;
-      first ??= queue;
     }
     const last = page.at(-1);
-    if (page.length < PAGE || !last?.readyAt) return first;
+    if (page.length < PAGE || !last?.readyAt) return undefined;
     after = [last.readyAt, last.starts, last.organization];
   }
 }
