@@ -7,7 +7,7 @@ import { sqliteStorage } from "../src/adapters/sqlite/index.js";
 import { jobsTable, type JobHandler } from "../src/core/jobs/index.js";
 import { MAX_RUNNING_PER_ORGANIZATION } from "../src/core/jobs/queues.js";
 import type { Storage } from "../src/core/storage/port.js";
-import { gate, jobsDocsbase, movableClock } from "./support/jobs.js";
+import { firstResolved, gate, jobsDocsbase, movableClock } from "./support/jobs.js";
 
 /**
  * Jobs of organizations "a" (slow: the nth to start is held until the test releases n) and "b"
@@ -42,19 +42,6 @@ function slowAndQuick() {
     return promise;
   };
   return { handlers, log, settled, release: (n: number) => hold(n).open() };
-}
-
-/** The values of the first `count` of `promises` to resolve, in the order they resolved. */
-function firstResolved<T>(promises: readonly Promise<T>[], count: number): Promise<T[]> {
-  const values: T[] = [];
-  return new Promise((resolve) => {
-    for (const promise of promises) {
-      void promise.then((value) => {
-        values.push(value);
-        if (values.length === count) resolve([...values]);
-      });
-    }
-  });
 }
 
 /** The claim order lives in storage: each adapter keeps it (PostgreSQL in the conformance suite). */

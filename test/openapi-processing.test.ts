@@ -7,6 +7,7 @@ import type { ClientInput } from "../src/core/client.js";
 import { MAX_FILE_BYTES } from "../src/core/openapi/document.js";
 import type { Operations } from "../src/core/operations.js";
 import { createTestDocsbase } from "../src/testing/double.js";
+import { firstResolved } from "./support/jobs.js";
 
 /**
  * OpenAPI processing against a real HTTP server on 127.0.0.1 (docs/openapi-specs.md,
@@ -393,10 +394,10 @@ it("runs the worked example of docs/openapi-specs.md", async () => {
 describe("OpenAPI processing of two organizations", () => {
   it("processes one organization's spec while another's specs wait on a host that never answers", async () => {
     const waiting: ServerResponse[] = [];
-    let fourWaiting: () => void = () => {};
-    const four = new Promise<void>((resolve) => (fourWaiting = resolve));
+    let twoWaiting: () => void = () => {};
+    const two = new Promise<void>((resolve) => (twoWaiting = resolve));
     routes.set("/never.yaml", (_, response) => {
-      if (waiting.push(response) === 4) fourWaiting();
+      if (waiting.push(response) === 2) twoWaiting();
     });
     const { test, client, org } = await setup({ outbound: { timeoutMs: 60_000 } });
     const other = test.as(await test.createUser("Bea"));
@@ -412,9 +413,13 @@ describe("OpenAPI processing of two organizations", () => {
     await other.createOrUpdateOpenAPISpecBySlug({ ...small, body: { source: { text: PETS_YAML } } });
 
     // Four drains, as an instance runs. Before queues, all four took Acme's specs, queued first,
-    // and Bea's waited until one of Acme's fetches failed.
+    // and Bea's waited until one of Acme's fetches failed. Now Acme holds two drains at most: the
+    // other two run Bea's spec and end, with Acme's two fetches still waiting.
     const drains = [1, 2, 3, 4].map(() => test.docsbase.runJobs());
-    await four;
+    const ended = await firstResolved(drains, 2);
+    await two;
+    expect(ended.reduce((sum, ran) => sum + ran, 0)).toBe(1);
+    expect(waiting).toHaveLength(2);
     expect(await other.getOpenAPISpecBySlug(small)).toMatchObject({ processingState: "complete" });
     expect((await other.getOpenAPISpecBySlug(small)).lastVersion).toBeDefined();
 

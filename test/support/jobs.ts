@@ -97,3 +97,16 @@ export function gate<T = void>() {
   const promise = new Promise<T>((resolve) => (open = resolve));
   return { promise, open };
 }
+
+/** Resolves with the values of the first `count` promises to settle, in the order they did. */
+export function firstResolved<T>(promises: readonly Promise<T>[], count: number): Promise<T[]> {
+  const values: T[] = [];
+  return new Promise((resolve) => {
+    for (const promise of promises) {
+      void promise.then((value) => {
+        values.push(value);
+        if (values.length === count) resolve([...values]);
+      });
+    }
+  });
+}
