@@ -1,6 +1,6 @@
 import { downloadBase } from "../content/download.js";
 import type { World } from "../shared/world.js";
-import { integrationsTable, type IntegrationRecord } from "./tables.js";
+import { integrationAssetsTable, integrationsTable, type IntegrationRecord } from "./tables.js";
 
 /**
  * An integration's images (its icon, its preview images) are named and linked in what the API
@@ -14,6 +14,10 @@ import { integrationsTable, type IntegrationRecord } from "./tables.js";
  * shown but to its owner's admins) and its version, so only those who may see the integration
  * learn it (a private integration's icon stays private), and it changes with every publish, so
  * the bytes behind one URL never change and may be cached forever.
+ *
+ * The images themselves are stored apart from the integration record (`integrationAssetsTable`),
+ * and this file's download is the only reader of that table: presenting an integration needs only
+ * the record's `images` counts.
  */
 
 /** The file names of an integration's images under its assets key. */
@@ -26,15 +30,29 @@ export async function integrationAssetsKey(integration: IntegrationRecord): Prom
   return Array.from(digest.subarray(0, 16), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * Whether an integration has an icon and how many preview images: its `images`, or, on a record
+ * stored by an earlier version, its inline fields.
+ */
+export function integrationImages(integration: IntegrationRecord): { icon: boolean; previews: number } {
+  return (
+    integration.images ?? {
+      icon: integration.icon !== undefined && integration.icon !== "",
+      previews: integration.previewImages?.length ?? 0,
+    }
+  );
+}
+
 /** The URLs of an integration's icon (when it has one) and preview images, in order. */
 export async function integrationAssetUrls(
   world: World,
   integration: IntegrationRecord,
 ): Promise<{ icon?: string; previewImages: string[] }> {
   const base = `${downloadBase(world)}/v1/integrations/${encodeURIComponent(integration.name)}/assets/${await integrationAssetsKey(integration)}`;
+  const images = integrationImages(integration);
   return {
-    ...(integration.icon ? { icon: `${base}/icon` } : {}),
-    previewImages: integration.previewImages.map((_, index) => `${base}/preview-${index}`),
+    ...(images.icon ? { icon: `${base}/icon` } : {}),
+    previewImages: Array.from({ length: images.previews }, (_, index) => `${base}/preview-${index}`),
   };
 }
 
@@ -49,9 +67,15 @@ export async function readIntegrationAsset(
   file: string,
 ): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string } | undefined> {
   const integration = await world.storage.read((tx) => tx.get(integrationsTable, name));
-  if (!integration) return undefined;
-  const base64 = file === "icon" ? integration.icon : previewOf(integration, file);
-  if (base64 === undefined || key !== (await integrationAssetsKey(integration))) return undefined;
+  if (!integration || key !== (await integrationAssetsKey(integration))) return undefined;
+  // A record stored by an earlier version holds its images inline, and has no `images`. The
+  // version check drops an asset record a publish replaced between the two reads.
+  const assets = integration.images
+    ? await world.storage.read((tx) => tx.get(integrationAssetsTable, name))
+    : integration;
+  if (!assets || assets.version !== integration.version) return undefined;
+  const base64 = file === "icon" ? assets.icon : previewOf(assets.previewImages ?? [], file);
+  if (base64 === undefined) return undefined;
   let binary: string;
   try {
     binary = atob(base64);
@@ -61,9 +85,9 @@ export async function readIntegrationAsset(
   return { bytes: Uint8Array.from(binary, (char) => char.charCodeAt(0)), contentType: imageType(base64) };
 }
 
-function previewOf(integration: IntegrationRecord, file: string): string | undefined {
+function previewOf(previews: readonly string[], file: string): string | undefined {
   const match = /^preview-([0-9])$/.exec(file);
-  return match ? integration.previewImages[Number(match[1])] : undefined;
+  return match ? previews[Number(match[1])] : undefined;
 }
 
 /** The type of base64 image content, told from its first bytes (publishing checks only base64). */

@@ -27,6 +27,7 @@ import {
 import {
   eventsTable,
   installationsTable,
+  integrationAssetsTable,
   integrationCategory,
   type IntegrationRecord,
   integrationScope,
@@ -84,8 +85,10 @@ export const publishIntegration = defineOperation({
       title: body.title,
       description: body.description,
       ...(body.summary !== undefined ? { summary: body.summary } : {}),
-      ...(body.icon !== undefined ? { icon: body.icon } : {}),
-      previewImages: body.previewImages ?? [],
+      images: {
+        icon: body.icon !== undefined && body.icon !== "",
+        previews: body.previewImages?.length ?? 0,
+      },
       visibility,
       target: body.target ?? "all",
       scopes: body.scopes,
@@ -94,7 +97,6 @@ export const publishIntegration = defineOperation({
       contentSources: body.contentSources ?? [],
       externalLinks: body.externalLinks ?? [],
       configurations: body.configurations ?? {},
-      script: body.script,
       // Omitted secrets keep the previous ones; `{}` clears them.
       secrets: body.secrets ?? previous?.secrets ?? {},
       ...(body.contentSecurityPolicy !== undefined
@@ -106,6 +108,14 @@ export const publishIntegration = defineOperation({
       updatedAt: now,
     };
     await tx.put(integrationsTable, integration);
+    // The large fields go apart, so that what reads the record does not read them (tables.ts).
+    await tx.put(integrationAssetsTable, {
+      integration: integration.name,
+      version: integration.version,
+      ...(body.icon !== undefined ? { icon: body.icon } : {}),
+      previewImages: body.previewImages ?? [],
+      script: body.script,
+    });
     return presentIntegration(tx, scope, integration, {
       ownerMembership: membership,
       permissions: integrationPermissions(integration, membership),
@@ -232,6 +242,7 @@ async function deleteIntegration(tx: WriteTransaction, integration: IntegrationR
   for (const event of await tx.list(eventsTable, { index: "byIntegration", where: [integration.name] })) {
     await tx.delete(eventsTable, event.id);
   }
+  await tx.delete(integrationAssetsTable, integration.name);
   await tx.delete(integrationsTable, integration.name);
 }
 

@@ -3,7 +3,7 @@ import { DELIVER_EVENT_JOB, deliverEvent } from "./delivery.js";
 import { eventOperations } from "./events.js";
 import { installationOperations } from "./installations.js";
 import { integrationOperations } from "./integrations.js";
-import { eventsTable, installationsTable, integrationsTable } from "./tables.js";
+import { eventsTable, installationsTable, integrationAssetsTable, integrationsTable } from "./tables.js";
 
 /**
  * Integrations: published integrations, their installations into organizations, their events and
@@ -11,7 +11,7 @@ import { eventsTable, installationsTable, integrationsTable } from "./tables.js"
  */
 export const integrationsModule = defineModule({
   name: "integrations",
-  tables: [integrationsTable, installationsTable, eventsTable],
+  tables: [integrationsTable, integrationAssetsTable, installationsTable, eventsTable],
   operations: { ...integrationOperations, ...installationOperations, ...eventOperations },
   jobs: { [DELIVER_EVENT_JOB]: deliverEvent },
 });

@@ -42,7 +42,9 @@ export const integrationCategory = z.enum([
 /**
  * A published integration. The name is its key: one name, one integration, across organizations.
  * The definition fields (`blocks`, `configurations`...) are stored as the publish body sent them,
- * after validation.
+ * after validation. The large fields (icon, preview images, script: up to 5.6 MB together) are
+ * stored apart, in {@link integrationAssetsTable}, so that lists, gets, installations and event
+ * deliveries, which read this record, never read them; `images` says what there is to link.
  */
 export const integrationRecord = z.object({
   name: z.string(),
@@ -53,8 +55,8 @@ export const integrationRecord = z.object({
   title: z.string(),
   description: z.string(),
   summary: z.string().optional(),
-  icon: z.string().optional(),
-  previewImages: z.array(z.string()),
+  /** Whether the asset record holds an icon, and how many preview images. */
+  images: z.object({ icon: z.boolean(), previews: z.number() }).optional(),
   visibility: integrationVisibility,
   target: integrationTarget,
   scopes: z.array(integrationScope),
@@ -63,7 +65,6 @@ export const integrationRecord = z.object({
   contentSources: z.array(z.record(z.string(), z.unknown())),
   externalLinks: z.array(z.object({ url: z.string(), label: z.string() })),
   configurations: z.record(z.string(), z.unknown()),
-  script: z.string(),
   /** Write-only: never returned by any operation. */
   secrets: z.record(z.string(), z.string()),
   contentSecurityPolicy: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
@@ -73,6 +74,13 @@ export const integrationRecord = z.object({
   dev: z.object({ tunnelUrl: z.string(), all: z.boolean() }).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * Earlier versions stored the large fields inline and no `images`. Such a record is still read
+   * as it is (presenters and downloads fall back to these), until its next publish moves them.
+   */
+  icon: z.string().optional(),
+  previewImages: z.array(z.string()).optional(),
+  script: z.string().optional(),
 });
 export type IntegrationRecord = z.infer<typeof integrationRecord>;
 
@@ -86,6 +94,27 @@ export const integrationsTable = defineTable({
     byOrganizationVisibility: ["organization", "visibility", "name"],
   },
   record: integrationRecord,
+});
+
+/**
+ * The large fields of an integration's published version, keyed by the integration's name and
+ * replaced by each publish. Only the asset download (assets.ts) reads it.
+ */
+export const integrationAssetsRecord = z.object({
+  integration: z.string(),
+  /** The integration version these belong to. */
+  version: z.number(),
+  icon: z.string().optional(),
+  previewImages: z.array(z.string()),
+  script: z.string(),
+});
+export type IntegrationAssetsRecord = z.infer<typeof integrationAssetsRecord>;
+
+export const integrationAssetsTable = defineTable({
+  name: "integrationAssets",
+  key: "integration",
+  indexes: {},
+  record: integrationAssetsRecord,
 });
 
 /** An installation of an integration into an organization (one per organization). */
