@@ -16,20 +16,11 @@ import { memoryStorage } from "../src/adapters/memory/index.js";
 import { sqliteStorage } from "../src/adapters/sqlite/index.js";
 import type { Storage } from "../src/core/storage/port.js";
 import { createTestDocsbase } from "../src/testing/double.js";
+import { mulberry32 } from "../src/testing/faults.js";
 
 const SIZES = [10, 1_000, 10_000];
 const MEASURED = 30;
 const BATCH = 100;
-
-function generator(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = "ka lo mi nu pe ra si to vu we xa yo ze bri cla dro fle gru ste tri pra".split(" ");
 const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
@@ -39,7 +30,7 @@ const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
 });
 
 function conversations(seed: number) {
-  const random = generator(seed);
+  const random = mulberry32(seed);
   const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 3)]!;
   let next = 0;
   return () => {

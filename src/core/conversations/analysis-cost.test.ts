@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import { createTestDocsbase } from "../../testing/double.js";
+import { mulberry32 } from "../../testing/faults.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import type { ReadTransaction, Storage, WriteTransaction } from "../storage/port.js";
 import { lexicalAnalyzer } from "./lexical.js";
@@ -51,17 +52,6 @@ function countingStorage() {
   return { storage, counter };
 }
 
-/** A deterministic generator (mulberry32), so that every run writes the same words. */
-function generator(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Conversations of random made-up words: each shares almost no term with another. */
 function randomConversation(random: () => number, id: string) {
   const letters = "abcdefghijklmnopqrstuvwxyz";
@@ -76,7 +66,7 @@ async function costOfOneMore(history: number) {
   const owner = await test.createUser("Owner");
   const client = test.as(owner);
   const { id: organizationId } = await client.createOrganization({ body: { title: "Acme" } });
-  const random = generator(28);
+  const random = mulberry32(28);
   for (let start = 0; start < history; start += 100) {
     const body = Array.from({ length: Math.min(100, history - start) }, (_, i) =>
       randomConversation(random, `c-${start + i}`),
