@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import { createTestDocsbase } from "../../testing/double.js";
+import { png } from "../../../test/support/integrations.js";
 import type { ReadTransaction, Storage, Table, WriteTransaction } from "../storage/port.js";
 import { integrationAssetsTable, integrationsTable } from "./tables.js";
 
@@ -9,9 +10,6 @@ import { integrationAssetsTable, integrationsTable } from "./tables.js";
  * inline, so every list page, get, installation and event delivery read and parsed up to 5.6 MB
  * per integration. They are now stored apart, and only the asset download reads them.
  */
-
-/** Base64 of a PNG of about `bytes` bytes: the PNG signature, then zeros. */
-const png = (bytes: number) => btoa("\x89PNG\r\n\x1a\n" + "\0".repeat(bytes - 8));
 
 /** A storage that counts, per table, the records its transactions read and their JSON length. */
 function countingStorage(inner: Storage) {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { integrationDefinition, type PublishBody } from "../../../test/support/integrations.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import type { TestClient } from "../../testing/double.js";
 import type { ClientInput } from "../client.js";
 import type { Operations } from "../operations.js";
 import { installationsTable, integrationsTable } from "./tables.js";
 
-type PublishBody = ClientInput<Operations["publishIntegration"]>["body"];
 type ListQuery = ClientInput<Operations["listIntegrations"]>;
 
 /**
@@ -13,14 +13,7 @@ type ListQuery = ClientInput<Operations["listIntegrations"]>;
  * the publish body's limits with the field named, the name pattern, installations and events.
  */
 
-const definition = (organization: string, extra: Partial<PublishBody> = {}): PublishBody => ({
-  organization,
-  title: "Analytics",
-  description: "Counts page views",
-  script: "export default {}",
-  scopes: ["space:content:read"],
-  ...extra,
-});
+const definition = integrationDefinition;
 
 async function setup() {
   const w = await createWorkspace();

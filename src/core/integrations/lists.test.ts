@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { integrationDefinition, png, type PublishBody } from "../../../test/support/integrations.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import type { ClientInput } from "../client.js";
-import type { Operations } from "../operations.js";
 import {
   MAX_DEFINITION_BYTES,
   MAX_ICON_CHARS,
@@ -11,8 +10,6 @@ import {
 import { integrationsTable } from "./tables.js";
 import { LARGE_ITEMS_PAGE_CHARS } from "../shared/pagination.js";
 
-type PublishBody = ClientInput<Operations["publishIntegration"]>["body"];
-
 /**
  * Issue 28, item 3: one tenant could bloat the list of integrations every user reads, since each
  * item inlined its icon and preview images. Images are now linked (assets.ts), the listed
@@ -20,18 +17,9 @@ type PublishBody = ClientInput<Operations["publishIntegration"]>["body"];
  * most 25 public integrations.
  */
 
-/** Base64 of a PNG of about `bytes` bytes: the PNG signature, then zeros. */
-const png = (bytes: number) => btoa("\x89PNG\r\n\x1a\n" + "\0".repeat(bytes - 8));
-
-const definition = (organization: string, extra: Partial<PublishBody> = {}): PublishBody => ({
-  organization,
-  title: "Analytics",
-  description: "Counts page views",
-  script: "export default {}",
-  scopes: ["space:content:read"],
-  visibility: "public",
-  ...extra,
-});
+/** A public integration, unless `extra` says otherwise. */
+const definition = (organization: string, extra: Partial<PublishBody> = {}): PublishBody =>
+  integrationDefinition(organization, { visibility: "public", ...extra });
 
 describe("lists of integrations", () => {
   it("link images instead of inlining them, so an item's size does not grow with its images", async () => {
