@@ -13,6 +13,7 @@ import {
   type SqliteStatement,
 } from "./driver.js";
 import { createTable, quote, remove, selectCount, selectDoc, selectList, upsert } from "./sql.js";
+import { startCheckpointer, type Checkpointer } from "./checkpointer.js";
 import { type Snapshot, TransactionQueue } from "./queue.js";
 import { ABSENT, RecordCache } from "./record-cache.js";
 
@@ -23,7 +24,20 @@ export type { OwnedSqliteDatabase, SqliteDatabase, SqliteStatement, SqliteValue 
  * open connection of any driver that fits {@link SqliteDatabase}, which the caller owns.
  */
 export type SqliteStorageOptions = (
-  { filename: string; busyTimeoutMs?: number } | { database: SqliteDatabase }
+  | {
+      filename: string;
+      busyTimeoutMs?: number;
+      /**
+       * How often a worker thread checkpoints the write-ahead log into the database file, in ms
+       * (default {@link DEFAULT_CHECKPOINT_INTERVAL_MS}); 0 leaves checkpoints to SQLite, which
+       * runs them inside the commit that grows the log past 1,000 pages, holding the event loop
+       * for that commit. The worker starts at the storage's
+       * {@link CHECKPOINTER_AFTER_WRITES}th write transaction, so a storage that writes little
+       * starts none. See `checkpointer.ts`.
+       */
+      checkpointIntervalMs?: number;
+    }
+  | { database: SqliteDatabase }
 ) & {
   /**
    * Bytes of records (counted as JSON text) kept parsed between transactions, so that point reads
@@ -34,6 +48,11 @@ export type SqliteStorageOptions = (
 
 /** The default of {@link SqliteStorageOptions.recordCacheBytes}: 16 MiB. */
 export const DEFAULT_RECORD_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** The default of `checkpointIntervalMs`. */
+export const DEFAULT_CHECKPOINT_INTERVAL_MS = 250;
+/** The write transaction of a storage at which its background checkpointer starts. */
+export const CHECKPOINTER_AFTER_WRITES = 100;
 
 /** One lock per connection and per file, so storages on one file queue here, not in SQLite's busy wait. */
 const connectionLocks = new WeakMap<SqliteDatabase, TransactionQueue>();
@@ -51,6 +70,8 @@ interface Connection {
   readonly statements: Map<string, Prepared>;
   /** Records read by key, kept between transactions; none when the budget is 0. */
   readonly records: RecordCache | undefined;
+  /** The database file's full path; "" for an in-memory or temporary database. */
+  readonly file: string;
   readonly close?: () => unknown;
 }
 
@@ -111,6 +132,7 @@ async function connect(options: SqliteStorageOptions): Promise<Connection> {
       lock,
       statements: new Map(),
       records,
+      file,
       ...(owned ? { close: () => owned.close() } : {}),
     };
   } catch (error) {
@@ -217,6 +239,25 @@ function operations(connection: Connection): DirectTransaction {
  * ```
  */
 export function sqliteStorage(options: SqliteStorageOptions): Storage {
+  const checkpointInterval =
+    "filename" in options ? (options.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS) : 0;
+  let writes = 0;
+  let closed = false;
+  let checkpointer: Promise<Checkpointer | undefined> | undefined;
+  /** Hands checkpoints to a worker thread; while it does not run, SQLite's own go on. */
+  const checkpointInBackground = ({ db, file }: Connection) => {
+    const setAutomatic = (pages: number) => {
+      if (!closed) db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
+    };
+    checkpointer = startCheckpointer(file, checkpointInterval, () => setAutomatic(1000)).then(
+      (running) => {
+        setAutomatic(0);
+        return running;
+      },
+      () => undefined,
+    );
+    return checkpointer;
+  };
   let opening: Promise<Connection> | undefined;
   let open:
     | {
@@ -272,7 +313,7 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
     async transaction(mode, body) {
       const { connection, tx, run, checkKept, snapshot } = open ?? (await ready());
       if (mode === "read") return connection.lock.read(snapshot, () => body(tx));
-      return connection.lock.exclusive(async () => {
+      const result = await connection.lock.exclusive(async () => {
         try {
           return await transact(
             connection.db,
@@ -287,12 +328,25 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
           connection.records?.settle();
         }
       });
+      // Only a connection this storage opened on a file (better-sqlite3, on Node). The write that
+      // starts the worker answers once it runs (tens of ms, once), the lock already released.
+      if (
+        ++writes === CHECKPOINTER_AFTER_WRITES &&
+        checkpointInterval > 0 &&
+        connection.file &&
+        connection.close
+      ) {
+        await checkpointInBackground(connection);
+      }
+      return result;
     },
     async close() {
       const connection = open?.connection ?? (await opening?.catch(() => undefined));
       if (!connection) return;
+      await (await checkpointer)?.stop();
       // Under the lock: another storage on the same passed-in connection may be mid-transaction.
       await connection.lock.exclusive(async () => {
+        closed = true;
         connection.statements.clear();
         connection.close?.();
       });
