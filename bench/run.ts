@@ -27,6 +27,7 @@ import { benchHttpRatio } from "./http-ratio.js";
 import { benchLists } from "./lists.js";
 import { benchPermissions } from "./permissions.js";
 import { benchSearch } from "./search.js";
+import { benchSearchAll } from "./search-all.js";
 import { benchInstances } from "./instances.js";
 import { benchDouble } from "./double.js";
 
@@ -113,11 +114,13 @@ async function benchHttp(storage: "memory" | "sqlite" | { postgres: string }) {
 
 const onlyPostgres = process.argv.includes("postgres");
 // `npm run bench -- content` (or lists, search, http): only the issue 8 figures of that part;
-// `permissions`: issue 24's GET and search with 200 grants; `double`: issue 25's test double.
+// `permissions`: issue 24's GET and search with 200 grants; `double`: issue 25's test double;
+// `search-all`: issue 29's search of a word every page holds.
 const parts = {
   content: () => benchContent(directory),
   lists: benchLists,
   search: benchSearch,
+  "search-all": benchSearchAll,
   http: benchHttpRatio,
   permissions: benchPermissions,
   double: benchDouble,

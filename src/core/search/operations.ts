@@ -6,7 +6,7 @@ import { onContent } from "../content/access.js";
 import { contentRole, viewsAllContent } from "../permissions/membership.js";
 import { visibleContent } from "../permissions/visible.js";
 import { inOrganization } from "../permissions/organization.js";
-import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
+import { DEFAULT_PAGE_SIZE, listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
 import { spacePermissions } from "../spaces/permissions.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
@@ -25,9 +25,11 @@ import { pageAt, pageHit, rankPages, type PageHit } from "./search-index.js";
  * - Organization search lists spaces, the space with the best page first, each with its best
  *   {@link PAGES_PER_SPACE} pages (search the space itself for all of them).
  *
- * A query ranks every page it matches (typed arrays, see search-index.ts), and lists the sections
- * of the pages it shows only, synchronously with the ranking (see live-index.ts): what it costs
- * and allocates beyond the ranking follows `limit`, not the pages matched.
+ * A query ranks the best pages up to its window (typed arrays, see search-index.ts: only the
+ * documents that can reach them are scored), counts every page it matches without scoring them,
+ * and lists the sections of the pages it shows only, synchronously with the ranking (see
+ * live-index.ts): what it costs and allocates beyond counting follows the window, not the pages
+ * matched. A window further down (a `page` cursor) ranks deeper, four times at a time.
  */
 
 /** Pages listed per space in an organization search. */
@@ -49,12 +51,22 @@ export const searchSpaceContent = defineOperation({
   async run(scope, { query }) {
     const { space, content } = scope;
     const page = await withSearchIndex(scope.tx, scope, content, (index) => {
-      const ranking = rankPages(index, query.query);
-      const window = paginateSorted(ranks(ranking.count), query, {
-        scope: `search:${space.id}:${query.query}`,
-        position: (rank) => [-ranking.scores[rank]!, pageAt(index, ranking, rank)],
-      });
-      return { ...window, items: window.items.map((rank) => pageHit(index, ranking, rank)) };
+      const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+      // The best pages up to one past the window; deeper (four times) while the window's cursor
+      // lies past them.
+      for (let depth = limit + 1; ; depth *= 4) {
+        const ranking = rankPages(index, query.query, depth);
+        const window = paginateSorted(ranks(ranking.slots.length), query, {
+          scope: `search:${space.id}:${query.query}`,
+          position: (rank) => [-ranking.scores[rank]!, pageAt(index, ranking, rank)],
+        });
+        if (ranking.complete || limit === 0 || window.next)
+          return {
+            ...window,
+            count: ranking.count,
+            items: window.items.map((rank) => pageHit(index, ranking, rank)),
+          };
+      }
     });
     return {
       ...page,
@@ -84,8 +96,8 @@ export const searchOrganizationContent = defineOperation({
       if (!spacePermissions(await contentRole(tx, membership, space), space).view) continue;
       const content = await requireRevision(tx, scope, space.revision);
       const hits = await withSearchIndex(tx, scope, content, (index) => {
-        const ranking = rankPages(index, query.query);
-        const shown = Math.min(ranking.count, PAGES_PER_SPACE);
+        const ranking = rankPages(index, query.query, PAGES_PER_SPACE);
+        const shown = Math.min(ranking.slots.length, PAGES_PER_SPACE);
         return Array.from({ length: shown }, (_, rank) => pageHit(index, ranking, rank));
       });
       if (hits.length === 0) continue;
@@ -105,7 +117,7 @@ export const searchOrganizationContent = defineOperation({
   },
 });
 
-/** The ranks 0 to `count` - 1: a ranking's pages as a list to page through. */
+/** The ranks 0 to `count` - 1: a ranking's best pages as a list to page through. */
 function ranks(count: number): number[] {
   const list = new Array<number>(count);
   for (let rank = 0; rank < count; rank++) list[rank] = rank;

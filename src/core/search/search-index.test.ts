@@ -249,3 +249,90 @@ describe("a query's ranking and the pages shown", () => {
     expect(rankPages(index, "deploy")).not.toBe(ranking);
   });
 });
+
+/**
+ * Pages that all hold the word "common": `pages` of them, of 20 to 80 words of filler each, the
+ * word once or twice; every `titled`-th also in its title. Page ids in order.
+ */
+function everyPageMatches(seed: number, pages: number, titled = 50) {
+  const random = generator(seed);
+  const filler = (n: number) =>
+    Array.from({ length: n }, () => VOCABULARY[Math.floor(random() * 40)]!).join(" ");
+  return Array.from({ length: pages }, (_, i) => ({
+    page: `p${String(i).padStart(4, "0")}`,
+    title: i % titled === 7 ? `Common ${filler(1)}` : filler(2),
+    markdown: `${filler(10)} common ${filler(10 + Math.floor(random() * 60))}.\n\n# ${filler(2)}\n\n${
+      random() < 0.3 ? "common " : ""
+    }${filler(20)}.`,
+  }));
+}
+
+/** The ranking as compared: page ids and scores, best first. */
+const listed = (index: ReturnType<typeof indexOf>, ranking: ReturnType<typeof rankPages>) =>
+  Array.from(ranking.slots, (slot, rank) => [index.pageIds[slot], ranking.scores[rank]]);
+
+describe("the best pages of a query, without scoring every match", () => {
+  it("lists the whole ranking's first pages, with their scores, and the count of every page", () => {
+    for (const [pages, queries] of [
+      [corpus(11, 300), QUERIES],
+      [everyPageMatches(3, 1_000), ["common", "common deploy", "common cache ca", "Common the", "comm"]],
+    ] as const) {
+      const index = indexOf(pages);
+      for (const query of queries) {
+        index.remembered.clear();
+        const whole = rankPages(index, query);
+        expect(whole.complete).toBe(true);
+        expect(whole.slots.length, query).toBe(whole.count);
+        const all = listed(index, whole);
+        for (const depth of [1, 3, 10, 25]) {
+          index.remembered.clear();
+          const top = rankPages(index, query, depth);
+          expect(top.count, query).toBe(whole.count);
+          expect(top.slots.length).toBeGreaterThanOrEqual(Math.min(depth, whole.count));
+          expect(listed(index, top), `${query} at depth ${depth}`).toEqual(all.slice(0, top.slots.length));
+        }
+      }
+    }
+  });
+
+  it("breaks ties at the last place shown by page id, as the whole ranking does", () => {
+    const pages = Array.from({ length: 300 }, (_, i) => ({
+      page: `p${String((i * 7) % 300).padStart(3, "0")}`,
+      title: "Same",
+      markdown: "Every page says the same common words.",
+    }));
+    const index = indexOf(pages);
+    const top = rankPages(index, "common", 5);
+    expect(top.count).toBe(300);
+    expect(Array.from(top.slots.slice(0, 5), (slot) => index.pageIds[slot])).toEqual([
+      "p000",
+      "p001",
+      "p002",
+      "p003",
+      "p004",
+    ]);
+  });
+
+  it("reads the postings of a small part of the pages when every page matches", () => {
+    const pages = everyPageMatches(5, 2_000, 400);
+    const index = indexOf(pages);
+    const term = index.postings.terms.get("common")!;
+    expect(term.n).toBeGreaterThan(2_000);
+    rankPages(index, "common", 3);
+    // Frequencies read by the next query of the word (another string: not the remembered ranking).
+    let reads = 0;
+    const freqs = term.freqs;
+    term.freqs = new Proxy(freqs, {
+      get(target, key) {
+        if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key) as unknown;
+      },
+    });
+    const ranking = rankPages(index, "Common", 3);
+    term.freqs = freqs;
+    expect(ranking.count).toBe(2_000);
+    expect(listed(index, ranking).slice(0, 3)).toEqual(listed(index, rankPages(index, "COMMON")).slice(0, 3));
+    // Three frequencies a posting: under a fifth of the postings read (all of them, before).
+    expect(reads / 3).toBeLessThan(term.n / 5);
+  });
+});

@@ -27,10 +27,11 @@ import { pageSections, type Section } from "./sections.js";
  * Common English words are ignored unless the query has nothing else. The last word may be the
  * start of a longer word, and a word no page holds may match with a typo: see {@link queryGroups}.
  *
- * A query scores documents in postings.ts (typed arrays, scratch space kept with the postings:
- * nothing allocated per document), groups them by page through arrays by page slot, and orders
- * pages by a native sort of their scores, ties by page id (slots kept in page-id order): its
- * {@link Ranking}, two typed arrays of the pages matched. Each page's sections, with their matched
+ * A query finds its best pages in postings.ts (typed arrays, scratch space kept with the postings:
+ * nothing allocated per document; documents scored by blocks in order of an upper bound of their
+ * scores, until no block left can reach the best pages asked for), and orders those pages by a
+ * native sort of their scores, ties by page id (slots kept in page-id order): its
+ * {@link Ranking}, two typed arrays of the best pages and the number of pages matched. Each page's sections, with their matched
  * words, are listed for the pages shown only ({@link pageHit}), by scoring that page's documents
  * again, while the index is as ranked. A query thus keeps no object per page or section matched
  * (a common word matches 10,000 pages of 50,000 sections): that garbage, kept by the memo of
@@ -58,6 +59,8 @@ export interface SearchIndex {
   readonly freeSlots: number[];
   /** Page slots in order of page id (ties of score are broken by id), made again when pages come or go. */
   ranked?: Int32Array;
+  /** Each page slot's place in {@link ranked}, made with it. */
+  places?: Int32Array;
   /** Page slot and section index of each document number. */
   documentSlot: Int32Array;
   documentSection: Int32Array;
@@ -356,10 +359,15 @@ export function queryTerms(query: string): string[] {
 export interface Ranking {
   /** Pages matched. */
   readonly count: number;
-  /** Their slots ({@link SearchIndex.pageIds}), best first. */
+  /**
+   * The best of them, by slot ({@link SearchIndex.pageIds}), best first: at least as many as
+   * {@link rankPages} was asked for (or all); every page matched when {@link complete}.
+   */
   readonly slots: Int32Array;
   /** Their scores: each page's best section's. */
   readonly scores: Float64Array;
+  /** Whether {@link slots} holds every page matched. */
+  readonly complete: boolean;
   /** {@link SearchIndex.generation} when ranked. */
   readonly generation: number;
   /** The query as scored (see postings.ts), to score a page's sections alike. */
@@ -372,19 +380,23 @@ export interface Ranking {
 }
 
 /**
- * The pages matching a query, ranked (see {@link Ranking}); remembered for the latest
- * {@link REMEMBERED_QUERIES} queries until the index moves.
+ * The best `depth` pages matching a query (all by default), ranked, and the number of pages it
+ * matches (see {@link Ranking}); remembered for the latest {@link REMEMBERED_QUERIES} queries until
+ * the index moves, and ranked again deeper when a deeper window asks. Only as many documents are
+ * scored as finding those pages needs (see {@link Postings.top}); the pages, their order and
+ * scores are those of a ranking of every page matched.
  *
  * @example
  * ```ts
- * const ranking = rankPages(index, "deploy prev");
+ * const ranking = rankPages(index, "deploy prev", 20);
  * const best = ranking.count > 0 ? pageHit(index, ranking, 0) : undefined; // { page, score, sections }
  * ```
  */
-export function rankPages(index: SearchIndex, query: string): Ranking {
+export function rankPages(index: SearchIndex, query: string, depth = Infinity): Ranking {
   const known = index.remembered.get(query);
-  if (known) return known;
-  const ranking = rank(index, query);
+  if (known && (known.complete || known.slots.length >= depth)) return known;
+  index.remembered.delete(query);
+  const ranking = rank(index, query, depth);
   if (index.remembered.size >= REMEMBERED_QUERIES)
     index.remembered.delete(index.remembered.keys().next().value!);
   index.remembered.set(query, ranking);
@@ -447,42 +459,35 @@ function current(index: SearchIndex, ranking: Ranking) {
   if (ranking.generation !== index.generation) throw new Error("The search index moved since this ranking");
 }
 
-function rank(index: SearchIndex, query: string): Ranking {
+function rank(index: SearchIndex, query: string, depth: number): Ranking {
   const terms = queryTerms(query);
   const ids = new Map<string, number>();
   for (const term of terms) if (!ids.has(term)) ids.set(term, ids.size);
   const groups = terms.length > 0 ? queryGroups(index, terms, ids) : [];
   const last = terms.length > 0 ? ids.get(terms.at(-1)!)! : -1;
+  const { postings, documentSlot, pageIds } = index;
   let all = true;
-  let matches = index.postings.search(groups, true, ids.size, last);
-  if (matches.count === 0 && terms.length > 1) {
+  let top = postings.top(groups, true, ids.size, last, documentSlot, pageIds.length, depth);
+  if (top.count === 0 && terms.length > 1) {
     all = false;
-    matches = index.postings.search(groups, false, ids.size, last);
+    top = postings.top(groups, false, ids.size, last, documentSlot, pageIds.length, depth);
   }
-  const { count, docs, scores } = matches;
-  // A page's best score, by page slot.
+  // The pages kept, in order of id (a native sort of their places in that order), then by score.
   const scratch = pageScratch(index);
-  const { best, hit, found, keys } = scratch;
-  for (let i = 0; i < count; i++) {
-    const slot = index.documentSlot[docs[i]!]!;
-    if (hit[slot] === 0) {
-      hit[slot] = 1;
-      best[slot] = scores[i]!;
-    } else if (scores[i]! > best[slot]!) best[slot] = scores[i]!;
+  const { found, keys } = scratch;
+  const ranked = rankedSlots(index);
+  const place = placeOf(index);
+  const places = new Int32Array(top.listed);
+  for (let i = 0; i < top.listed; i++) places[i] = place[top.slots[i]!]!;
+  places.sort();
+  const best = scratch.best;
+  for (let i = 0; i < top.listed; i++) best[top.slots[i]!] = top.scores[i]!;
+  for (let i = 0; i < top.listed; i++) {
+    const slot = ranked[places[i]!]!;
+    found[i] = slot;
+    keys[i] = -best[slot]!;
   }
-  // The pages found, in order of id, then by score.
-  let pages = 0;
-  if (count > 0) {
-    const ranked = rankedSlots(index);
-    for (let i = 0; i < ranked.length; i++) {
-      const slot = ranked[i]!;
-      if (hit[slot] === 0) continue;
-      hit[slot] = 0;
-      found[pages] = slot;
-      keys[pages] = -best[slot]!;
-      pages++;
-    }
-  }
+  const pages = top.listed;
   const order = byScore(scratch, pages);
   const slots = new Int32Array(pages);
   const ranks = new Float64Array(pages);
@@ -491,7 +496,8 @@ function rank(index: SearchIndex, query: string): Ranking {
     ranks[i] = -keys[order[i]!]!;
   }
   return {
-    count: pages,
+    count: top.count,
+    complete: top.complete,
     slots,
     scores: ranks,
     generation: index.generation,
@@ -503,10 +509,9 @@ function rank(index: SearchIndex, query: string): Ranking {
   };
 }
 
-/** Arrays by page slot for ranking a query's pages, kept with the index (`hit` all 0 between queries). */
+/** Arrays by page slot for ranking a query's pages, kept with the index. */
 interface PageScratch {
   readonly best: Float64Array;
-  readonly hit: Uint8Array;
   readonly found: Int32Array;
   readonly keys: Float64Array;
   readonly sorted: Float64Array;
@@ -517,11 +522,10 @@ interface PageScratch {
 function pageScratch(index: SearchIndex): PageScratch {
   const slots = index.pageIds.length;
   let scratch = scratches.get(index);
-  if (!scratch || scratch.hit.length < slots) {
+  if (!scratch || scratch.best.length < slots) {
     const size = slots * 2;
     scratch = {
       best: new Float64Array(size),
-      hit: new Uint8Array(size),
       found: new Int32Array(size),
       keys: new Float64Array(size),
       sorted: new Float64Array(size),
@@ -540,8 +544,20 @@ function rankedSlots(index: SearchIndex): Int32Array {
   if (!index.ranked) {
     const ids = [...index.pages.keys()].sort();
     index.ranked = Int32Array.from(ids, (id) => index.pages.get(id)!.slot);
+    index.places = undefined;
   }
   return index.ranked;
+}
+
+/** Each page slot's place in {@link rankedSlots}. */
+function placeOf(index: SearchIndex): Int32Array {
+  const ranked = rankedSlots(index);
+  if (!index.places) {
+    const places = new Int32Array(index.pageIds.length);
+    for (let i = 0; i < ranked.length; i++) places[ranked[i]!] = i;
+    index.places = places;
+  }
+  return index.places;
 }
 
 /**

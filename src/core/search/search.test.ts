@@ -72,6 +72,28 @@ describe("search", () => {
     expect(ids).toEqual([deploy, other]);
   });
 
+  it("pages through a word every page holds as the whole list orders it, with the count of every page", async () => {
+    const s = await setup();
+    for (let i = 0; i < 40; i++)
+      await s.page(
+        i % 9 === 0 ? `Gadget ${i}` : `Page ${i}`,
+        `A gadget ${"and more words ".repeat(i % 7)}here.`,
+      );
+    const whole = await s.search("gadget");
+    expect(whole.count).toBe(40);
+    const seen: string[] = [];
+    let options: SearchOptions = { limit: 3 };
+    for (;;) {
+      const body = await s.search("gadget", options);
+      expect(body.count).toBe(40);
+      seen.push(...body.items.map((item) => item.id));
+      if (!body.next) break;
+      options = { limit: 3, page: body.next.page };
+    }
+    expect(seen).toEqual(whole.items.map((item) => item.id));
+    expect(await s.search("gadget", { limit: 0 })).toEqual({ count: 40, items: [] });
+  });
+
   it("pages results and validates the query", async () => {
     const s = await setup();
     for (let i = 1; i <= 5; i++) await s.page(`Widget ${i}`, `The widget number ${i}.`);
