@@ -25,6 +25,7 @@ import { benchAnalysis } from "./analysis.js";
 import { benchContent } from "./content.js";
 import { benchHttpRatio } from "./http-ratio.js";
 import { benchLists } from "./lists.js";
+import { benchMarkdown } from "./markdown.js";
 import { benchPermissions } from "./permissions.js";
 import { benchSearch } from "./search.js";
 import { benchInstances } from "./instances.js";
@@ -113,7 +114,8 @@ async function benchHttp(storage: "memory" | "sqlite" | { postgres: string }) {
 
 const onlyPostgres = process.argv.includes("postgres");
 // `npm run bench -- content` (or lists, search, http): only the issue 8 figures of that part;
-// `permissions`: issue 24's GET and search with 200 grants; `double`: issue 25's test double.
+// `permissions`: issue 24's GET and search with 200 grants; `double`: issue 25's test double;
+// `markdown`: issue 29's long pages.
 const parts = {
   content: () => benchContent(directory),
   lists: benchLists,
@@ -122,6 +124,7 @@ const parts = {
   permissions: benchPermissions,
   double: benchDouble,
   analysis: benchAnalysis,
+  markdown: benchMarkdown,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {
@@ -149,6 +152,7 @@ try {
     await benchSearch();
     await benchDouble();
     await benchAnalysis();
+    await benchMarkdown();
   }
 } finally {
   await postgres.stop();
