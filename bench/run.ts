@@ -25,6 +25,7 @@ import { benchAnalysis } from "./analysis.js";
 import { benchContent } from "./content.js";
 import { benchHttpRatio } from "./http-ratio.js";
 import { benchLists } from "./lists.js";
+import { benchMarkdown } from "./markdown.js";
 import { benchPermissions } from "./permissions.js";
 import { benchSearch } from "./search.js";
 import { benchSearchAll } from "./search-all.js";
@@ -116,6 +117,7 @@ const onlyPostgres = process.argv.includes("postgres");
 // `npm run bench -- content` (or lists, search, http): only the issue 8 figures of that part;
 // `permissions`: issue 24's GET and search with 200 grants; `double`: issue 25's test double;
 // `search-all`: issue 29's search of a word every page holds.
+// `markdown`: issue 29's long pages.
 const parts = {
   content: () => benchContent(directory),
   lists: benchLists,
@@ -125,6 +127,7 @@ const parts = {
   permissions: benchPermissions,
   double: benchDouble,
   analysis: benchAnalysis,
+  markdown: benchMarkdown,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {
@@ -152,6 +155,7 @@ try {
     await benchSearch();
     await benchDouble();
     await benchAnalysis();
+    await benchMarkdown();
   }
 } finally {
   await postgres.stop();

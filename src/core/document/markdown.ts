@@ -5,6 +5,7 @@ import { toMarkdown } from "mdast-util-to-markdown";
 import { gfm } from "micromark-extension-gfm";
 import { textMemo } from "../shared/text-memo.js";
 import { MAX_DOCUMENT_DEPTH } from "./schema.js";
+import { parseInChunks, type ChunkResult } from "./chunked-parse.js";
 
 /**
  * The one markdown dialect of page content: CommonMark with GitHub's extensions (tables,
@@ -13,61 +14,135 @@ import { MAX_DOCUMENT_DEPTH } from "./schema.js";
  */
 
 /**
- * The parser (micromark) is not linear on every shape: each list item that follows another in
- * the document copies the document's whole event list (so a page's cost grows with list items x
- * page size: 4,096 lines of `- - - x` took seconds), and each emphasis delimiter run (`*`, `_`,
- * `~`) walks back over its paragraph's events for an opener (300 KB of `*a` never finished).
- * `markdownWork` bounds both from above in one linear pass, in units of parser steps (one step is
- * one event copied or visited), and a page's markdown may not exceed `MAX_MARKDOWN_WORK` of them.
- * Writes refuse more (`markdownLimitError`); reads of markdown stored before the limit existed
- * fall back to plain text (`parseMarkdown`), so that one page can never stall or fail a reader.
+ * The parser (micromark) is not linear on every shape: each list item that follows another copies
+ * the events before it (so a block's cost grows with its list items x its size: 4,096 lines of
+ * `- - - x` took seconds), and each emphasis delimiter run (`*`, `_`, `~`) or link opening walks
+ * back over its paragraph's events (300 KB of `*a` never finished). Pages are therefore parsed in
+ * chunks of top-level blocks (`parseInChunks`), which makes a page's cost linear in its size: a
+ * long list is cut between its items. What remains superlinear lies inside one block that cannot
+ * be cut (a quote or a list item holding a long list, a paragraph of many openers): `blockWork`
+ * bounds it from above, in parser steps (one step is one event copied or visited), and one chunk
+ * may not exceed `MAX_BLOCK_WORK` of them. Writes refuse more (`markdownLimitError`); reads of
+ * markdown stored before the limit existed fall back to plain text (`parseMarkdown`), so that one
+ * page can never stall or fail a reader.
  */
-export const MAX_MARKDOWN_WORK = 32_000_000;
+export const MAX_BLOCK_WORK = 32_000_000;
 
 /** Parser events per byte of markdown, at most (`- - x` lines give about 3.7). */
 const EVENTS_PER_BYTE = 4;
 
 /**
- * An upper bound of the parser's superlinear work on `markdown`, in parser steps: for each line
- * that opens list items (or may continue a container lazily), the events before it, which the
- * parser copies, once per list item on the line; plus, for each run of lines between blank lines
- * (no paragraph crosses a blank line), its delimiter runs and link openings times its events.
- * Linear in the input.
+ * An upper bound of the parser's superlinear work on one chunk of markdown, in parser steps: for
+ * each line that opens list items (or may continue a container lazily), the events before it,
+ * which the parser copies, once per list item on the line; plus the work of emphasis and link
+ * openers (`openerWork`). Linear in the input.
  */
-export function markdownWork(markdown: string): number {
-  const events = (bytes: number) => bytes * EVENTS_PER_BYTE;
+export function blockWork(markdown: string): number {
+  return listWork(markdown) + openerWork(markdown);
+}
+
+function listWork(markdown: string): number {
   let work = 0;
   let afterContainer = false;
-  let chunkStart = 0;
-  let chunkRuns = 0;
   let start = 0;
   while (start <= markdown.length) {
     const newline = markdown.indexOf("\n", start);
     const end = newline === -1 ? markdown.length : newline;
     if (isBlank(markdown, start, end)) {
-      work += chunkRuns * events(start - chunkStart);
-      chunkStart = end + 1;
-      chunkRuns = 0;
       afterContainer = false;
     } else {
       const containers = containerLevels(markdown, start, end);
       // Each list item the line opens may close a nested one, and each closing copies the events.
-      if (containers.lists > 0 || afterContainer) work += Math.max(containers.lists, 1) * events(start);
+      if (containers.lists > 0 || afterContainer)
+        work += Math.max(containers.lists, 1) * start * EVENTS_PER_BYTE;
       afterContainer = containers.levels > 0 || afterContainer;
-      chunkRuns += delimiterRuns(markdown, start, end);
     }
     if (newline === -1) break;
     start = end + 1;
   }
-  return work + chunkRuns * events(markdown.length - chunkStart);
+  return work;
+}
+
+/**
+ * The work of emphasis and link openers: each one times the events of the text it lies in. A
+ * first bound takes each run of lines between blank lines as one text (no paragraph crosses a
+ * blank line); when that exceeds the budget (a long table, a long paragraph), the texts are found
+ * by a parse without the openers (linear), and each one's openers times its size is the bound.
+ */
+function openerWork(markdown: string): number {
+  const { work: lineRuns, oneLine } = runsBetweenBlankLines(markdown);
+  // A run of one line is one text (a table needs two lines): the bound is exact, no parse needed.
+  if (lineRuns <= MAX_BLOCK_WORK || oneLine > MAX_BLOCK_WORK) return lineRuns;
+  let work = 0;
+  visitTexts(parseWithoutOpeners(markdown), (start, end) => {
+    work += delimiterRuns(markdown, start, end) * (end - start) * EVENTS_PER_BYTE;
+  });
+  return work;
+}
+
+/** The opener work of each run of lines between blank lines, and the largest of a one-line run. */
+function runsBetweenBlankLines(markdown: string): { work: number; oneLine: number } {
+  let work = 0;
+  let oneLine = 0;
+  let runStart = 0;
+  let runLines = 0;
+  let runOpeners = 0;
+  const endRun = (end: number) => {
+    const runWork = runOpeners * (end - runStart) * EVENTS_PER_BYTE;
+    work += runWork;
+    if (runLines === 1) oneLine = Math.max(oneLine, runWork);
+  };
+  let start = 0;
+  while (start <= markdown.length) {
+    const newline = markdown.indexOf("\n", start);
+    const end = newline === -1 ? markdown.length : newline;
+    if (isBlank(markdown, start, end)) {
+      endRun(start);
+      runStart = end + 1;
+      runLines = 0;
+      runOpeners = 0;
+    } else {
+      runLines++;
+      runOpeners += delimiterRuns(markdown, start, end);
+    }
+    if (newline === -1) break;
+    start = end + 1;
+  }
+  endRun(markdown.length);
+  return { work, oneLine };
+}
+
+/** The constructs whose cost grows with their paragraph: off, the parse of a chunk is linear. */
+const WITHOUT_OPENERS = {
+  disable: { null: ["attention", "strikethrough", "labelStartLink", "labelStartImage", "labelEnd"] },
+};
+
+function parseWithoutOpeners(markdown: string): Root {
+  parserRuns.count++;
+  return fromMarkdown(markdown, { extensions: [...GFM_SYNTAX, WITHOUT_OPENERS], mdastExtensions: GFM_TREE });
+}
+
+/** Calls `visit` with the source range of each paragraph, heading and table cell: texts of one parse. */
+function visitTexts(root: Nodes, visit: (start: number, end: number) => void): void {
+  const stack: Nodes[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === "paragraph" || node.type === "heading" || node.type === "tableCell") {
+      const start = node.position?.start.offset;
+      const end = node.position?.end.offset;
+      if (start !== undefined && end !== undefined) visit(start, end);
+    } else if ("children" in node) {
+      for (const child of node.children) stack.push(child);
+    }
+  }
 }
 
 /**
  * Why markdown may not be stored as a page or comment body, or `undefined` when it may: nesting
  * deeper than `MAX_DOCUMENT_DEPTH` (which `documentInput` would refuse, and which recursive
- * passes cannot follow far) or more parser work than `MAX_MARKDOWN_WORK`. Checked at write time
- * only: at read time the same markdown reads as plain text instead. The answers for the last 512
- * texts of up to 16 KiB are remembered (`textMemo`): checking parses the text.
+ * passes cannot follow far) or a block that costs the parser more than `MAX_BLOCK_WORK`. Checked
+ * at write time only: at read time the same markdown reads as plain text instead. The answers for
+ * the last 512 texts of up to 16 KiB are remembered (`textMemo`): checking parses the text.
  */
 export const markdownLimitError: (markdown: string) => string | undefined = textMemo(limitError, {
   entries: 512,
@@ -75,17 +150,15 @@ export const markdownLimitError: (markdown: string) => string | undefined = text
 });
 
 function limitError(markdown: string): string | undefined {
-  const work = markdownWork(markdown);
-  if (work > MAX_MARKDOWN_WORK) {
+  const result = lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH) ? "too deep" : chunked(markdown);
+  if (result === "too costly") {
     return (
-      `Markdown too costly to parse: ${work} units over the limit of ${MAX_MARKDOWN_WORK} ` +
-      "(list items times page size, plus emphasis markers and link openings times paragraph size; " +
-      'see docs/api.md, "Markdown limits")'
+      `Markdown too costly to parse: a block over the limit of ${MAX_BLOCK_WORK} units ` +
+      "(list items inside one quote or list item times its size, or emphasis markers and link " +
+      'openings times their paragraph\'s size; see docs/api.md, "Markdown limits")'
     );
   }
-  if (lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH) || parsed(markdown) === undefined) {
-    return `Markdown nests deeper than ${MAX_DOCUMENT_DEPTH} levels`;
-  }
+  if (result === "too deep") return `Markdown nests deeper than ${MAX_DOCUMENT_DEPTH} levels`;
   return undefined;
 }
 
@@ -93,16 +166,37 @@ function limitError(markdown: string): string | undefined {
 export const parserRuns = { count: 0 };
 
 /**
- * Parses page markdown into an mdast tree with source positions. Never fails and never exceeds
- * the work budget: markdown over a limit of `markdownLimitError` (stored before the limit
- * existed) reads as plain text, one paragraph per run of non-blank lines, so that every read
- * (documents, search, links, backlinks, PDF) answers, and answers in time linear in the input.
+ * Parses page markdown into an mdast tree with source positions, in time linear in its size
+ * (`parseInChunks`). Never fails and never exceeds the work budget: markdown over a limit of
+ * `markdownLimitError` (stored before the limit existed) reads as plain text, one paragraph per
+ * run of non-blank lines, so that every read (documents, search, links, backlinks, PDF) answers.
  */
 export function parseMarkdown(markdown: string, extensions: readonly MdastExtension[] = []): Root {
-  if (markdownWork(markdown) > MAX_MARKDOWN_WORK || lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH)) {
-    return plainTextTree(markdown);
-  }
-  return parsed(markdown, extensions) ?? plainTextTree(markdown);
+  if (lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH)) return plainTextTree(markdown);
+  const tree = chunked(markdown, extensions);
+  return typeof tree === "string" ? plainTextTree(markdown) : tree;
+}
+
+/** The chunked parse; `chunkChars` (tests) sets the chunks' size. */
+export function chunked(
+  markdown: string,
+  extensions: readonly MdastExtension[] = [],
+  chunkChars?: number,
+): ChunkResult {
+  return parseInChunks(markdown, { parse: parseChunk, extensions, chunkChars });
+}
+
+function parseChunk(markdown: string, extensions: readonly MdastExtension[]): ChunkResult {
+  if (blockWork(markdown) > MAX_BLOCK_WORK) return "too costly";
+  return parsed(markdown, extensions) ?? "too deep";
+}
+
+/**
+ * The whole markdown parsed at once, as before parsing went by chunks: what the chunked parse must
+ * give. Only tests call it (it is superlinear on long lists).
+ */
+export function parseWhole(markdown: string, extensions: readonly MdastExtension[] = []): Root | undefined {
+  return parsed(markdown, extensions);
 }
 
 /**

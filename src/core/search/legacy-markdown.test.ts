@@ -14,7 +14,7 @@ import { createTestDocsbase } from "../../testing/double.js";
  */
 
 const DEEP_QUOTES = `${">".repeat(65)} kangaroo`;
-const LIST_LINES = "- - - x\n".repeat(4_096);
+const LIST_LINES = "> - x\n".repeat(8_192);
 const STARS = "*a".repeat(150_000);
 
 async function setup() {
@@ -28,7 +28,7 @@ async function setup() {
 describe("markdown limits at write time", () => {
   it.each([
     ["65 nested quotes", DEEP_QUOTES, "nests deeper than 64 levels"],
-    ["4,096 lines of - - - x", LIST_LINES, "over the limit of 32000000"],
+    ["a quote of 8,192 list items", LIST_LINES, "over the limit of 32000000"],
     ["300 KB of *a", STARS, "over the limit of 32000000"],
   ])("refuses %s with 400 naming body.markdown and the limit", async (_, markdown, rule) => {
     const s = await setup();
@@ -50,7 +50,7 @@ describe("markdown limits at write time", () => {
 describe("a legacy page over the limits", () => {
   it.each([
     ["65 nested quotes", DEEP_QUOTES],
-    ["4,096 lines of - - - x", LIST_LINES],
+    ["a quote of 8,192 list items", LIST_LINES],
     ["300 KB of *a", STARS],
   ])("(%s) reads as text and breaks no read of other content", async (_, legacy) => {
     const s = await setup();
