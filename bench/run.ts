@@ -23,6 +23,7 @@ import { z } from "zod";
 import { createDatabase, startPostgres } from "../test/support/postgres-server.js";
 import { benchAnalysis } from "./analysis.js";
 import { benchContent } from "./content.js";
+import { benchCreationAndLinks } from "./creation.js";
 import { benchHttpRatio } from "./http-ratio.js";
 import { benchLists } from "./lists.js";
 import { benchPermissions } from "./permissions.js";
@@ -122,6 +123,8 @@ const parts = {
   permissions: benchPermissions,
   double: benchDouble,
   analysis: benchAnalysis,
+  // Issue 29, items 2 and 4: creation under 10 vs 10,000 siblings, link lists' bytes.
+  creation: () => benchCreationAndLinks(directory),
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {
@@ -149,6 +152,7 @@ try {
     await benchSearch();
     await benchDouble();
     await benchAnalysis();
+    await benchCreationAndLinks(directory);
   }
 } finally {
   await postgres.stop();
