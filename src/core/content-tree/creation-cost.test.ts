@@ -80,8 +80,8 @@ async function costs(many: number) {
 }
 
 describe("page creation cost", () => {
-  it("reads and writes about as much under a parent with 1,500 children as under one with 10", async () => {
-    const { few, lots } = await costs(1500);
+  it("reads and writes about as much under a parent with 1,000 children as under one with 10", async () => {
+    const { few, lots } = await costs(1000);
     expect(few.bytes).toBeGreaterThan(0);
     expect(lots.bytes, JSON.stringify({ few: [...few.tables], lots: [...lots.tables] })).toBeLessThan(
       2 * few.bytes,
