@@ -23,6 +23,7 @@ import { z } from "zod";
 import { createDatabase, startPostgres } from "../test/support/postgres-server.js";
 import { benchAnalysis } from "./analysis.js";
 import { benchContent } from "./content.js";
+import { benchCreationAndLinks } from "./creation.js";
 import { benchHttpRatio } from "./http-ratio.js";
 import { benchLists } from "./lists.js";
 import { benchMarkdown } from "./markdown.js";
@@ -128,6 +129,8 @@ const parts = {
   double: benchDouble,
   analysis: benchAnalysis,
   markdown: benchMarkdown,
+  // Issue 29, items 2 and 4: creation under 10 vs 10,000 siblings, link lists' bytes.
+  creation: () => benchCreationAndLinks(directory),
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {
@@ -153,9 +156,11 @@ try {
     await benchLists();
     await benchContent(directory);
     await benchSearch();
+    await benchSearchAll();
     await benchDouble();
     await benchAnalysis();
     await benchMarkdown();
+    await benchCreationAndLinks(directory);
   }
 } finally {
   await postgres.stop();

@@ -35,8 +35,10 @@ export const treeNodeRecord = z.object({
   /** A branch: one child hash per slot ("" for none) and the number of entries below. */
   slots: z.array(z.string()).optional(),
   count: z.number().optional(),
-  /** A list node (the ordered children of one page; see revisions.ts): opaque rows. */
+  /** A leaf of a children list (sibling-list.ts): rows of position, page id and slug. */
   list: z.array(z.array(z.string())).optional(),
+  /** A node of a children list above its leaves (sibling-list.ts): hash, last position and page, rows. */
+  parts: z.array(z.tuple([z.string(), z.string(), z.string(), z.number()])).optional(),
 });
 export type TreeNodeRecord = z.infer<typeof treeNodeRecord>;
 

@@ -1,8 +1,9 @@
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
-import { NodeStore, mapConflicts, mapDiff, mapMerge } from "./hamt.js";
+import { NodeStore, mapConflicts, mapDiff, mapGet, mapMerge, mapUpdate } from "./hamt.js";
 import { type MergeConflict, type MergeInput, mergeContents } from "./merge.js";
-import type { ChildEntry, Revision } from "./revisions.js";
+import { type ChildEntry, type Revision, slugKey, slugsOf } from "./revisions.js";
+import { buildList, listRows } from "./sibling-list.js";
 import {
   type FileVersionRecord,
   type PageVersionRecord,
@@ -112,7 +113,33 @@ export async function mergeRevisions(
     mapMerge(store, base.tree.files, ours.tree.files, theirs.tree.files, ids(files)),
     mapMerge(store, base.tree.children, ours.tree.children, theirs.tree.children, lists),
   ]);
-  return { tree: { pages: pagesRoot, files: filesRoot, children: childrenRoot } };
+  const slugs = await mergedSlugs(store, ours.tree, childrenRoot);
+  return { tree: { pages: pagesRoot, files: filesRoot, children: childrenRoot, slugs } };
+}
+
+/**
+ * The `slugs` map of the merged tree: ours', with the slugs of the children lists that differ
+ * between ours and the merge moved along (the lists the merge took from theirs or merged).
+ */
+async function mergedSlugs(store: NodeStore, ours: RevisionTree, children: string): Promise<string> {
+  const slugs = await slugsOf(store, ours);
+  const changes = new Map<string, string | null>();
+  const joined = new Map<string, string>();
+  await Promise.all(
+    [...(await mapDiff(store, ours.children, children))].map(async ([parent, change]) => {
+      const [before, after] = await Promise.all([rowsOf(store, change.before), rowsOf(store, change.after)]);
+      for (const [page, row] of before) {
+        if (sameRow(row, after.get(page))) continue;
+        const key = slugKey(parent, row.slug);
+        if ((await mapGet(store, slugs, key)) === page) changes.set(key, null);
+      }
+      for (const [page, row] of after) {
+        if (!sameRow(row, before.get(page))) joined.set(slugKey(parent, row.slug), page);
+      }
+    }),
+  );
+  for (const [key, page] of joined) changes.set(key, page);
+  return mapUpdate(store, slugs, changes);
 }
 
 type Sides = Record<"base" | "ours" | "theirs", MergeInput>;
@@ -127,11 +154,10 @@ type Row = Omit<ChildEntry, "page">;
 const sameRow = (a: Row | undefined, b: Row | undefined) =>
   a === b || (a !== undefined && b !== undefined && a.position === b.position && a.slug === b.slug);
 
-/** The rows of a list node by page. */
+/** The rows of a children list by page. */
 async function rowsOf(store: NodeStore, list: string | undefined): Promise<Map<string, Row>> {
-  const node = list ? await store.get(list) : undefined;
   return new Map(
-    (node?.list ?? []).map(([position, page, slug]) => [page!, { position: position!, slug: slug! }]),
+    (await listRows(store, list ?? "")).map(([position, page, slug]) => [page, { position, slug }]),
   );
 }
 
@@ -180,9 +206,10 @@ async function mergeLists(
       const list = sortSiblings(rows);
       lists.set(
         parent,
-        list.length
-          ? await store.put({ list: list.map((entry) => [entry.position, entry.page, entry.slug]) })
-          : null,
+        (await buildList(
+          store,
+          list.map((entry) => [entry.position, entry.page, entry.slug]),
+        )) || null,
       );
     }),
   );

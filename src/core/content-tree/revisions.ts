@@ -12,7 +12,8 @@ import {
   pageVersionsTable,
   revisionsTable,
 } from "./tables.js";
-import { type FullContent, type TreeNode, sortSiblings } from "./tree.js";
+import { type Row, lastRow, listRows, updateList } from "./sibling-list.js";
+import { type FullContent, type TreeNode } from "./tree.js";
 
 export type { FullContent } from "./tree.js";
 
@@ -24,8 +25,10 @@ export type { FullContent } from "./tree.js";
  *
  * - `pages`: page id → page version id;
  * - `files`: file id → file version id;
- * - `children`: parent page id ("" for the root) → a list node of its children, ordered by
- *   position, each with its slug (so that paths, sibling slugs and positions need no page loads).
+ * - `children`: parent page id ("" for the root) → the list of its children (sibling-list.ts),
+ *   ordered by position, each with its slug (so that paths and positions need no page loads);
+ * - `slugs`: parent page id and slug (joined by {@link slugKey}) → the child's page id, so that a
+ *   creation checks or picks a free slug without reading its siblings.
  *
  * Versions are immutable records of their own. An edit to one page writes its version, the few
  * tree nodes on that page's path and the revision record: a constant number of records, whatever
@@ -50,7 +53,25 @@ export interface ContentDiff {
   readonly files: Map<string, { before?: FileVersionRecord; after?: FileVersionRecord }>;
 }
 
-const EMPTY_TREE: RevisionTree = { pages: "", files: "", children: "" };
+const EMPTY_TREE: RevisionTree = { pages: "", files: "", children: "", slugs: "" };
+
+const entryOf = ([position, page, slug]: Row): ChildEntry => ({ page, position, slug });
+
+/** The key of a child in the `slugs` map: its parent's id and its slug ("\u0000" is in neither). */
+export const slugKey = (parent: string, slug: string) => `${parent}\u0000${slug}`;
+
+/**
+ * The `slugs` map of a revision tree; built from its children lists when the revision predates it
+ * (a one-time cost, at the first commit on such a revision).
+ */
+export async function slugsOf(store: NodeStore, tree: RevisionTree): Promise<string> {
+  if (tree.slugs !== undefined) return tree.slugs;
+  const entries = new Map<string, string>();
+  for (const [parent, list] of await mapEntries(store, tree.children)) {
+    for (const [, page, slug] of await listRows(store, list)) entries.set(slugKey(parent, slug), page);
+  }
+  return mapUpdate(store, "", entries);
+}
 
 const versionBytes = (version: object) => jsonBytes(version);
 
@@ -96,13 +117,20 @@ export class Revision {
   /** The children of a page ("" for the root pages), in order. */
   async children(parent: string): Promise<readonly ChildEntry[]> {
     const list = await mapGet(this.store, this.tree.children, parent);
-    if (!list) return [];
-    const node = await this.store.get(list);
-    return (node.list ?? []).map(([position, page, slug]) => ({
-      page: page!,
-      position: position!,
-      slug: slug!,
-    }));
+    return (await listRows(this.store, list ?? "")).map(entryOf);
+  }
+
+  /** The last child of a page ("" for the root), reading one list node per level. */
+  async lastChild(parent: string): Promise<ChildEntry | undefined> {
+    const list = await mapGet(this.store, this.tree.children, parent);
+    const row = await lastRow(this.store, list ?? "");
+    return row && entryOf(row);
+  }
+
+  /** The id of the child of `parent` whose slug is `slug`, or undefined. */
+  async childBySlug(parent: string, slug: string): Promise<string | undefined> {
+    if (this.tree.slugs !== undefined) return mapGet(this.store, this.tree.slugs, slugKey(parent, slug));
+    return (await this.children(parent)).find((entry) => entry.slug === slug)?.page;
   }
 
   /** The page's ancestors' ids from the root down, then the page; undefined when it is absent. */
@@ -129,9 +157,9 @@ export class Revision {
   async pageAtPath(path: string): Promise<PageVersionRecord | undefined> {
     let parent = "";
     for (const slug of path.split("/")) {
-      const child = (await this.children(parent)).find((entry) => entry.slug === slug);
+      const child = await this.childBySlug(parent, slug);
       if (!child) return undefined;
-      parent = child.page;
+      parent = child;
     }
     return parent ? this.page(parent) : undefined;
   }
@@ -368,8 +396,8 @@ export async function applyChanges(
   const store = new NodeStore(tx, world.cache);
   const pageIds = new Map<string, string | null>();
   const fileIds = new Map<string, string | null>();
-  /** Children-list edits by parent: pages leaving it, and entries joining it. */
-  const leaving = new Map<string, Set<string>>();
+  /** Children-list edits by parent: entries leaving it, and entries joining it. */
+  const leaving = new Map<string, ChildEntry[]>();
   const joining = new Map<string, ChildEntry[]>();
   const touch = <T>(map: Map<string, T>, key: string, empty: () => T) => {
     if (!map.has(key)) map.set(key, empty());
@@ -382,7 +410,7 @@ export async function applyChanges(
       if (version === null) {
         if (!current) return;
         pageIds.set(page, null);
-        touch(leaving, current.parent, () => new Set()).add(page);
+        touch(leaving, current.parent, () => []).push(current);
         return;
       }
       if (current?.id === version.id) return;
@@ -396,7 +424,7 @@ export async function applyChanges(
         current.position !== version.position ||
         current.slug !== version.slug;
       if (!moved) return;
-      if (current) touch(leaving, current.parent, () => new Set()).add(page);
+      if (current) touch(leaving, current.parent, () => []).push(current);
       touch(joining, version.parent, () => []).push({ page, position: version.position, slug: version.slug });
     }),
   );
@@ -418,26 +446,39 @@ export async function applyChanges(
   const listChanges = new Map<string, string | null>();
   await Promise.all(
     [...new Set([...leaving.keys(), ...joining.keys()])].map(async (parent) => {
-      const gone = leaving.get(parent) ?? new Set<string>();
-      const added = joining.get(parent) ?? [];
-      const replaced = new Set(added.map((entry) => entry.page));
-      const kept = (base ? await base.children(parent) : []).filter(
-        (entry) => !gone.has(entry.page) && !replaced.has(entry.page),
+      const list = (await mapGet(store, from.children, parent)) ?? "";
+      const rows = (entries: readonly ChildEntry[]) =>
+        entries.map((entry): Row => [entry.position, entry.page, entry.slug]);
+      const updated = await updateList(
+        store,
+        list,
+        leaving.get(parent) ?? [],
+        rows(joining.get(parent) ?? []),
       );
-      const list = sortSiblings([...kept, ...added]);
-      listChanges.set(
-        parent,
-        list.length
-          ? await store.put({ list: list.map((entry) => [entry.position, entry.page, entry.slug]) })
-          : null,
-      );
+      if (updated !== list) listChanges.set(parent, updated || null);
     }),
   );
 
-  const [pages, files, children] = await Promise.all([
+  // A slug leaves its key only if no other change takes it (two pages swapping slugs).
+  const slugs = await slugsOf(store, from);
+  const slugChanges = new Map<string, string | null>();
+  await Promise.all(
+    [...leaving].flatMap(([parent, entries]) =>
+      entries.map(async (entry) => {
+        const key = slugKey(parent, entry.slug);
+        if ((await mapGet(store, slugs, key)) === entry.page) slugChanges.set(key, null);
+      }),
+    ),
+  );
+  for (const [parent, entries] of joining) {
+    for (const entry of entries) slugChanges.set(slugKey(parent, entry.slug), entry.page);
+  }
+
+  const [pages, files, children, slugsRoot] = await Promise.all([
     mapUpdate(store, from.pages, pageIds),
     mapUpdate(store, from.files, fileIds),
     mapUpdate(store, from.children, listChanges),
+    mapUpdate(store, slugs, slugChanges),
   ]);
-  return { pages, files, children };
+  return { pages, files, children, slugs: slugsRoot };
 }

@@ -13,8 +13,16 @@ export const contentDelta = z.object({
 });
 export type ContentDelta = z.infer<typeof contentDelta>;
 
-/** The root hashes of a revision's content trees (content-tree/revisions.ts; "" is an empty map). */
-export const revisionTree = z.object({ pages: z.string(), files: z.string(), children: z.string() });
+/**
+ * The root hashes of a revision's content trees (content-tree/revisions.ts; "" is an empty map).
+ * `slugs` is absent from revisions written before issue 29; the first commit on one builds it.
+ */
+export const revisionTree = z.object({
+  pages: z.string(),
+  files: z.string(),
+  children: z.string(),
+  slugs: z.string().optional(),
+});
 export type RevisionTree = z.infer<typeof revisionTree>;
 
 /**

@@ -32,17 +32,20 @@ async function requireFreeSlug(
   candidate: string,
   page?: string,
 ): Promise<void> {
-  const siblings = await content.children(parent);
-  if (siblings.some((sibling) => sibling.slug === candidate && sibling.page !== page)) {
+  const holder = await content.childBySlug(parent, candidate);
+  if (holder !== undefined && holder !== page) {
     throw conflict(`body.slug: "${candidate}" is already used by a sibling page`);
   }
 }
 
-/** A slug derived from the title, made unique among siblings with a numeric suffix. */
+/**
+ * A slug derived from the title, made unique among siblings with a numeric suffix. Each candidate
+ * is one lookup in the revision's slug index, not a read of the siblings.
+ */
 async function freeSlug(content: Revision, parent: string, base: string): Promise<string> {
-  const taken = new Set((await content.children(parent)).map((sibling) => sibling.slug));
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  if ((await content.childBySlug(parent, base)) === undefined) return base;
+  for (let n = 2; ; n++)
+    if ((await content.childBySlug(parent, `${base}-${n}`)) === undefined) return `${base}-${n}`;
 }
 
 async function requireParentPage(content: Revision, parent: string | undefined): Promise<string> {
@@ -52,7 +55,7 @@ async function requireParentPage(content: Revision, parent: string | undefined):
 }
 
 const endOf = async (content: Revision, parent: string) =>
-  generateKeyBetween((await content.children(parent)).at(-1)?.position ?? null, null);
+  generateKeyBetween((await content.lastChild(parent))?.position ?? null, null);
 
 /** The operation ids of one family, each written out where the family is declared. */
 interface WriteIds {

@@ -78,7 +78,7 @@ describe("links", () => {
       kind: "page",
       organization: { object: "organization", id: s.org },
       space: { object: "space", id: s.space },
-      page: { id: s.faq, path: "faq", markdown: expect.any(String) },
+      page: { id: s.faq, path: "faq", pages: [] },
     });
     expect(list.items[4]!.targetReference).toMatchObject({ file: { id: s.logo, name: "logo.png" } });
   });

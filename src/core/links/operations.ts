@@ -78,11 +78,7 @@ async function linksPage(
     scope: `${key}:${request.status ?? ""}:${request.brokenContext ?? ""}`,
     position: (item) => item.position,
   });
-  const pages = page.items.flatMap((item) => [
-    ...item.sources,
-    ...(item.target.kind === "page" ? [item.target.page] : []),
-  ]);
-  const presenter = await locationPresenter(scope, pages);
+  const presenter = await locationPresenter(scope);
   return { ...page, items: page.items.map(presenter.presentLinkUsage), stats: linkStats(items, introduced) };
 }
 
@@ -190,10 +186,7 @@ async function backlinksPage(scope: ContentReadScope, request: PageRequest, targ
     scope: `backlinks:${scopeOf(scope)}:${targetKey}`,
     position: (source) => [source.path, source.id],
   });
-  const presenter = await locationPresenter(
-    scope,
-    page.items.map((source) => source.id),
-  );
+  const presenter = await locationPresenter(scope);
   return { ...page, items: page.items.map((source) => presenter.presentPageLocation(source.id)) };
 }
 

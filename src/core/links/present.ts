@@ -31,7 +31,10 @@ import { presentOrganization } from "../organizations/present.js";
  * - Locations have no `versionContext`: a list is computed on the content its request names (the
  *   space's current revision or the change request's head), and the reference `versionContext`
  *   would repeat the whole Revision in every location.
- * - A location's page is the page alone (`pages: []`), with its markdown.
+ * - A location's page is the page alone (`pages: []`) without its body: `markdown` is "". A
+ *   location points at its page, so a list weighs what its links do, not what the pages holding
+ *   them do. The body cannot be left out altogether: the reference's page is also a Document,
+ *   markdown or JSON (its third, empty, variant admits no other property, so no page matches it).
  */
 
 const pageLocationSchema = z.object({
@@ -72,6 +75,8 @@ export const linkStatsSchema = z.object({
 export const linksListSchema = listOf(linkUsageSchema).extend({ stats: linkStatsSchema });
 export const backlinksListSchema = listOf(contentLocationSchema);
 
+const NO_BODY = { markdown: "" };
+
 /** Presents locations in one content view; shared objects are built once per request. */
 export interface LocationPresenter {
   presentPageLocation(id: string): ContentLocation;
@@ -82,17 +87,14 @@ export interface LocationPresenter {
 /** What the presenter reads: an operation's scope under `onContent` (content/access.ts). */
 export type ContentReadScope = Context & ContentScope & { readonly tx: ReadTransaction };
 
-/** A presenter of locations in the scope's content; `pages` are the pages it may present. */
-export async function locationPresenter(
-  scope: ContentReadScope,
-  pages: Iterable<string>,
-): Promise<LocationPresenter> {
+/** A presenter of locations in the scope's content. */
+export async function locationPresenter(scope: ContentReadScope): Promise<LocationPresenter> {
   const content = await scope.content.full();
   const organization: Organization = await presentOrganization(scope.tx, scope, scope.membership);
   const space: Space = presentSpaceWith(scope, scope.space, scope.permissions);
   const tree = pageTree(content);
-  const versions = [...pages].flatMap((id) => tree.byId.get(id)?.version ?? []);
-  const links = await renderingFor(scope, scope.content, versions);
+  // No body is rendered, so no page's links are: a rendering for none.
+  const links = await renderingFor(scope, scope.content, []);
   const presentedPages = new Map<string, Page>();
   const files = new Map<string, File>();
 
@@ -101,7 +103,7 @@ export async function locationPresenter(
     if (!presented) {
       const node = tree.byId.get(id);
       if (!node) throw new Error(`Page ${id} is not in revision ${content.record.id}`);
-      presented = presentPage(scope, scope.space, node, { children: false, links });
+      presented = presentPage(scope, scope.space, node, { children: false, links, body: () => NO_BODY });
       presentedPages.set(id, presented);
     }
     return { kind: "page", organization, space, page: presented };

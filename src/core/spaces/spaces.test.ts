@@ -54,7 +54,7 @@ describe("spaces", () => {
       createdAt: "2025-01-01T00:00:00.000Z",
       type: "edits",
       // The first revision's trees are empty: no pages, no files.
-      tree: { pages: "", files: "", children: "" },
+      tree: { pages: "", files: "", children: "", slugs: "" },
     });
   });
 
