@@ -26,7 +26,6 @@ import { TokenCache, type TokenCacheOptions } from "./core/users/token-cache.js"
 import { bootstrapOperator, type BootstrapResult } from "./core/users/bootstrap.js";
 import { authenticateToken } from "./core/users/tokens.js";
 import { downloadRoutes } from "./http/downloads.js";
-import type { AnyOperation } from "./core/registry.js";
 import { createHandler, type HttpRoute } from "./http/handler.js";
 import {
   type AnswerRouted,
@@ -62,13 +61,6 @@ export interface DocsbaseOptions {
   readonly ids?: () => string;
   /** Largest accepted request body, in bytes. Default 10 MiB. */
   readonly maxBodyBytes?: number;
-  /**
-   * Builds, once per operation, the function that writes its successful JSON answers over HTTP:
-   * `JSON.stringify` when absent or when it returns undefined. The result must be JSON equal in
-   * meaning to `JSON.stringify`'s for any body the operation returns. `docsbase serve` compiles
-   * one from each response schema.
-   */
-  readonly serializerFor?: (operation: AnyOperation) => ((body: unknown) => string) | undefined;
   /**
    * The memory budget, in bytes, of derived values kept between requests (tree nodes, page
    * versions, materialized revisions, search indexes, link graphs, rendered documents), each
@@ -315,7 +307,6 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
     context,
     openApi,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    ...(options.serializerFor ? { serializerFor: options.serializerFor } : {}),
     extraRoutes: downloadRoutes({ world, ready, inlinePdf: options.inlinePdf ?? false }),
     ...(options.onError ? { onError: options.onError } : {}),
     ...(rateLimiter ? { rateLimit: rateLimiter } : {}),

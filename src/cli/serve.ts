@@ -9,7 +9,6 @@ import { createDocsbase, type Docsbase, requestHandlerOf, type RequestHandler } 
 import { DOT_SEGMENT_MESSAGE, hasDotSegment } from "../http/paths.js";
 import type { RateLimitOptions } from "../http/rate-limit.js";
 import { errorAnswer } from "../http/status.js";
-import { compiledSerializer } from "./compiled-json.js";
 import { AnswerWriter, NodeRequest } from "./node-http.js";
 import { DroppedConnection, serveTestDouble, type TestDoubleOptions } from "./test-double.js";
 
@@ -213,7 +212,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       rateLimit: options.rateLimit ?? true,
       trustProxy: options.trustProxy ?? false,
       ...(options.modules ? { modules: options.modules } : {}),
-      serializerFor: compiledSerializer,
       jobs: {
         ...(options.jobLeaseMs !== undefined ? { leaseMs: options.jobLeaseMs } : {}),
         onFailure(job, error) {

@@ -35,15 +35,7 @@ export interface HandlerOptions {
   readonly rateLimit?: RateLimiter;
   /** The client's address, which failed authentications and anonymous requests count against. */
   readonly clientAddress?: (request: PlainRequest) => string | undefined;
-  /**
-   * The function writing an operation's successful JSON answers, built once per operation;
-   * `JSON.stringify` when absent or undefined.
-   */
-  readonly serializerFor?: (operation: AnyOperation) => Serialize | undefined;
 }
-
-/** Writes a JSON body; its output means what `JSON.stringify`'s does. */
-export type Serialize = (body: unknown) => string;
 
 /** A route outside the registry: its path under `/v1`, written as the registry writes paths. */
 export interface ExtraRoute {
@@ -117,12 +109,11 @@ export function createHandler(options: HandlerOptions): Handler {
     });
   }
   for (const operation of Object.values(options.operations)) {
-    const serialize = options.serializerFor?.(operation) ?? JSON.stringify;
     routes.push({
       method: operation.method,
       path: `/v1${operation.path}`,
       restParam: operation.restParam,
-      serve: (request, params) => serve(operation, request, params, options, serialize),
+      serve: (request, params) => serve(operation, request, params, options),
     });
   }
   const table = new RouteTable<HttpRoute>();
@@ -186,7 +177,6 @@ async function serve(
   request: PlainRequest,
   raw: Readonly<Record<string, string>>,
   options: HandlerOptions,
-  serialize: Serialize,
 ): Promise<PlainAnswer> {
   const { caller, limitHeaders, addressKey } = await admit(operation, request, options);
   const params: Record<string, unknown> = {};
@@ -208,12 +198,7 @@ async function serve(
       http: request,
     },
   );
-  // The serializer knows the success answer's schema; any other status's body is written as is.
-  return render(
-    outcome,
-    limitHeaders,
-    outcome.status === (operation.status ?? 200) ? serialize : JSON.stringify,
-  );
+  return render(outcome, limitHeaders);
 }
 
 /** An operation that needs no token yet writes (a lookup, which issues a reader token). */
@@ -323,11 +308,7 @@ const tooLarge = (maxBytes: number) =>
   new DocsbaseError("payload_too_large", `body: larger than the limit of ${maxBytes} bytes`);
 
 /** The answer of an outcome, its headers a plain object of lower-case names. */
-function render(
-  outcome: Outcome,
-  limitHeaders: Readonly<Record<string, string>>,
-  serialize: Serialize,
-): PlainAnswer {
+function render(outcome: Outcome, limitHeaders: Readonly<Record<string, string>>): PlainAnswer {
   const headers: Record<string, string> = {};
   for (const name in outcome.headers) headers[name.toLowerCase()] = outcome.headers[name] as string;
   for (const name in limitHeaders) headers[name] = limitHeaders[name] as string;
@@ -339,7 +320,7 @@ function render(
   if (outcome.status === 201 && typeof location === "string" && headers.location === undefined) {
     headers.location = location;
   }
-  return { status: outcome.status, headers, body: serialize(outcome.body) };
+  return { status: outcome.status, headers, body: JSON.stringify(outcome.body) };
 }
 
 function renderError(error: unknown, request: PlainRequest, options: HandlerOptions): PlainAnswer {
