@@ -10,10 +10,13 @@
  *   process) are three processes (bench/http-servers.ts), and each server's CPU time per request
  *   is reported beside the rates.
  *
- * Measured on memory and on SQLite, with serve's default rate limiting (the per-caller request
- * limit raised so that one token at full speed is counted but never refused: the same work per
- * request as the default) and with rate limiting off, to show what it costs. `RATIO_CASES`
- * (`sqlite-off,memory-on`...) picks some of the four, `RATIO_SECONDS` (default 10) and
+ * Measured on memory, on SQLite and on PostgreSQL (a server of its own, started for the run by the
+ * tests' launcher), with serve's default rate limiting (the per-caller request limit raised so
+ * that one token at full speed is counted but never refused: the same work per request as the
+ * default) and with rate limiting off, to show what it costs. `RATIO_CASES` (`sqlite-off,
+ * postgres-off`...) picks some of the six (the four of memory and SQLite by default),
+ * `RATIO_READS` the requests (`space`, the default, for `GET /v1/spaces/{id}`; `page` for
+ * `GET /v1/spaces/{id}/content/path/{pagePath}`, a page of a few paragraphs), `RATIO_SECONDS` (default 10) and
  * `RATIO_ROUNDS` (default 2) set each run's length and the runs per server, `RATIO_WARMUP` (default
  * 2, 0 for none) the seconds of an uncounted run against each server first.
  */
@@ -25,6 +28,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type ServeOptions } from "../src/cli/serve.js";
+import { createDatabase, startPostgres, type PostgresServer } from "../test/support/postgres-server.js";
 import type { ServerMessage, ServerReply } from "./http-servers.js";
 
 const OPERATOR = "dbt_bench_ratio_operator_token";
@@ -32,7 +36,19 @@ const ROUNDS = Number(process.env.RATIO_ROUNDS ?? 2);
 const DURATION = Number(process.env.RATIO_SECONDS ?? 10);
 const WARMUP = Number(process.env.RATIO_WARMUP ?? 2);
 const CONNECTIONS = 50;
-const CASES = ["memory-on", "memory-off", "sqlite-on", "sqlite-off"] as const;
+const CASES = ["memory-on", "memory-off", "sqlite-on", "sqlite-off", "postgres-on", "postgres-off"] as const;
+const DEFAULT_CASES = ["memory-on", "memory-off", "sqlite-on", "sqlite-off"];
+const READS = ["space", "page"] as const;
+type Read = (typeof READS)[number];
+type StorageName = "memory" | "sqlite" | "postgres";
+
+/** The markdown of the page read: a title's page of a few paragraphs and a list. */
+const PAGE_MARKDOWN = [
+  "Install the package, then point it at a database.",
+  "## Requirements\n\nNode 20 or later, and one of the supported storage engines.",
+  "- SQLite for one server\n- PostgreSQL for several\n- memory for tests",
+  "## First steps\n\nCreate an organization, a space, and a token for your editors.",
+].join("\n\n");
 
 /** What a GET answered, as sent: status, the headers a bare server must repeat, the body bytes. */
 interface Answer {
@@ -182,12 +198,20 @@ const median = (values: readonly number[]) => {
 
 const count = (value: number) => Math.round(value).toLocaleString("en").padStart(7);
 
-async function measure(mode: Mode, storage: "memory" | "sqlite", rateLimited: boolean, directory: string) {
+async function measure(
+  mode: Mode,
+  storage: StorageName,
+  rateLimited: boolean,
+  read: Read,
+  directory: string,
+  postgres: PostgresServer | undefined,
+) {
   const server = await mode.docsbase({
     port: 0,
     host: "127.0.0.1",
-    db: join(directory, `ratio-${mode.name}-${rateLimited ? "limited" : "open"}.sqlite`),
+    db: join(directory, `ratio-${mode.name}-${rateLimited ? "limited" : "open"}-${read}.sqlite`),
     memory: storage === "memory",
+    ...(postgres ? { postgres: await createDatabase(postgres.url, "ratio") } : {}),
     adminToken: OPERATOR,
     // The default limits, but one caller is never refused: the limiter counts every request.
     rateLimit: rateLimited ? { requests: { limit: Number.MAX_SAFE_INTEGER, windowMs: 60_000 } } : false,
@@ -201,7 +225,14 @@ async function measure(mode: Mode, storage: "memory" | "sqlite", rateLimited: bo
     const { token } = (await call(server.url, "POST", `/users/${String(operator.id)}/tokens`, OPERATOR, {
       label: "bench",
     })) as { token: string };
-    const path = `/v1/spaces/${String(space.id)}`;
+    let path = `/v1/spaces/${String(space.id)}`;
+    if (read === "page") {
+      const page = await call(server.url, "POST", `/spaces/${String(space.id)}/content/pages`, OPERATOR, {
+        title: "Getting started",
+        markdown: PAGE_MARKDOWN,
+      });
+      path = `${path}/content/path/${String(page.path)}`;
+    }
     const answer = await get(`${server.url}${path}`, token);
     if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}`);
     const bare = await mode.bare(answer);
@@ -219,14 +250,15 @@ async function measure(mode: Mode, storage: "memory" | "sqlite", rateLimited: bo
       }
       const rate = median(ours.map((run) => run.rate));
       const bareRate = median(theirs.map((run) => run.rate));
-      const label = `HTTP GET /v1/spaces/{id} (${storage}, rate limit ${rateLimited ? "on" : "off"}, ${mode.name})`;
+      const route = read === "page" ? "/v1/spaces/{id}/content/path/{path}" : "/v1/spaces/{id}";
+      const label = `HTTP GET ${route} (${storage}, rate limit ${rateLimited ? "on" : "off"}, ${mode.name})`;
       const runs = `${ours.map((run) => Math.round(run.rate)).join(", ")} vs ${theirs.map((run) => Math.round(run.rate)).join(", ")}`;
       const cpu = ours.every((run) => run.cpu !== undefined)
         ? `; CPU per request docsbase ${median(ours.map((run) => run.cpu!)).toFixed(0)} µs,` +
           ` bare ${median(theirs.map((run) => run.cpu!)).toFixed(0)} µs`
         : "";
       console.log(
-        `${label.padEnd(64)} docsbase ${count(rate)} req/s, bare ${count(bareRate)} req/s,` +
+        `${label.padEnd(84)} docsbase ${count(rate)} req/s, bare ${count(bareRate)} req/s,` +
           ` ratio ${(rate / bareRate).toFixed(2)} (runs: ${runs})${cpu}`,
       );
     } finally {
@@ -245,17 +277,32 @@ export async function benchHttpRatio(): Promise<void> {
   const modeName = process.env.RATIO_MODE ?? "in-process";
   const mode = [inProcess, processes].find((candidate) => candidate.name === modeName);
   if (!mode) throw new Error(`RATIO_MODE must be in-process or processes, not ${modeName}`);
-  const cases = process.env.RATIO_CASES?.split(",") ?? CASES;
+  const cases = process.env.RATIO_CASES?.split(",") ?? DEFAULT_CASES;
+  const reads = process.env.RATIO_READS?.split(",") ?? ["space"];
+  const unknownReads = reads.filter((name) => !(READS as readonly string[]).includes(name));
+  if (unknownReads.length > 0)
+    throw new Error(`RATIO_READS: unknown ${unknownReads.join(", ")} (of space, page)`);
   const unknown = cases.filter((name) => !(CASES as readonly string[]).includes(name));
   if (unknown.length > 0)
     throw new Error(`RATIO_CASES: unknown ${unknown.join(", ")} (of ${CASES.join(", ")})`);
   const directory = mkdtempSync(join(tmpdir(), "docsbase-ratio-"));
+  const postgres = cases.some((name) => name.startsWith("postgres")) ? await startPostgres() : undefined;
   try {
-    for (const name of CASES.filter((candidate) => cases.includes(candidate))) {
-      const [storage, limit] = name.split("-") as ["memory" | "sqlite", "on" | "off"];
-      await measure(mode, storage, limit === "on", directory);
+    for (const read of READS.filter((candidate) => reads.includes(candidate))) {
+      for (const name of CASES.filter((candidate) => cases.includes(candidate))) {
+        const [storage, limit] = name.split("-") as [StorageName, "on" | "off"];
+        await measure(
+          mode,
+          storage,
+          limit === "on",
+          read,
+          directory,
+          storage === "postgres" ? postgres : undefined,
+        );
+      }
     }
   } finally {
+    await postgres?.stop();
     rmSync(directory, { recursive: true, force: true });
   }
 }
