@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import { createTestDocsbase } from "../../testing/double.js";
-import type { ReadTransaction, Storage, Table, WriteTransaction } from "../storage/port.js";
+import { countingStorage, type TableCounts } from "../../../test/support/counting-storage.js";
 
 /**
  * Issue 29, item 2: creating a page read and rewrote its parent's whole list of children, so a
@@ -10,50 +10,10 @@ import type { ReadTransaction, Storage, Table, WriteTransaction } from "../stora
  * children and under a parent with many, in the same space.
  */
 
-/** A storage that adds up, per table, the JSON length of the records its transactions read or write. */
-function countingStorage(inner: Storage) {
-  const counter = { on: false, tables: new Map<string, number>() };
-  const note = (table: Table<object>, records: readonly object[]) => {
-    if (!counter.on) return;
-    let chars = counter.tables.get(table.name) ?? 0;
-    for (const record of records) chars += JSON.stringify(record).length;
-    counter.tables.set(table.name, chars);
-  };
-  const counted = <T extends ReadTransaction>(tx: T): T =>
-    Object.assign(Object.create(tx) as T, {
-      get: async <R extends object>(table: Table<R>, key: string) => {
-        const record = await tx.get(table, key);
-        note(table, record ? [record] : []);
-        return record;
-      },
-      list: async <R extends object>(table: Table<R>, query: Parameters<ReadTransaction["list"]>[1]) => {
-        const records = await tx.list(table, query);
-        note(table, records);
-        return records;
-      },
-      count: (table: Table<object>, query: Parameters<ReadTransaction["count"]>[1]) => tx.count(table, query),
-    });
-  const storage: Storage = {
-    init: (schema) => inner.init(schema),
-    read: (fn) => inner.read((tx) => fn(counted(tx))),
-    write: (fn) =>
-      inner.write((tx) =>
-        fn(
-          Object.assign(counted(tx), {
-            put: (table: Table<object>, record: object) => (note(table, [record]), tx.put(table, record)),
-            delete: (table: Table<object>, key: string) => tx.delete(table, key),
-          }) as WriteTransaction,
-        ),
-      ),
-    close: () => inner.close(),
-  };
-  return { storage, counter };
-}
-
 /** A space with a parent of 10 children and a parent of `many`; the bytes of one more page under each. */
 async function costs(many: number) {
-  const { storage, counter } = countingStorage(memoryStorage());
-  const test = await createTestDocsbase({ storage });
+  const counting = countingStorage(memoryStorage());
+  const test = await createTestDocsbase({ storage: counting.storage });
   const owner = await test.createUser("Owner");
   const client = test.as(owner);
   const { id: organizationId } = await client.createOrganization({ body: { title: "Acme" } });
@@ -66,15 +26,17 @@ async function costs(many: number) {
   for (let i = 0; i < many; i++) await create(`Lots ${i}`, lots);
   await test.jobs.drain();
   const measure = async (parent: string) => {
-    counter.tables.clear();
-    counter.on = true;
+    counting.clear();
     await create("One more", parent);
     await test.jobs.drain();
-    counter.on = false;
-    return {
-      bytes: [...counter.tables.values()].reduce((a, b) => a + b, 0),
-      tables: new Map(counter.tables),
+    // Per table, the JSON characters read and written.
+    const tables = new Map<string, number>();
+    const add = (counts: TableCounts) => {
+      for (const [name, { chars }] of counts) tables.set(name, (tables.get(name) ?? 0) + chars);
     };
+    add(counting.reads);
+    add(counting.writes);
+    return { bytes: [...tables.values()].reduce((a, b) => a + b, 0), tables };
   };
   return { few: await measure(few), lots: await measure(lots) };
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import { createTestDocsbase } from "../../testing/double.js";
+import { countingStorage } from "../../../test/support/counting-storage.js";
 import { png } from "../../../test/support/integrations.js";
-import type { ReadTransaction, Storage, Table, WriteTransaction } from "../storage/port.js";
 import { integrationAssetsTable, integrationsTable } from "./tables.js";
 
 /**
@@ -10,49 +10,6 @@ import { integrationAssetsTable, integrationsTable } from "./tables.js";
  * inline, so every list page, get, installation and event delivery read and parsed up to 5.6 MB
  * per integration. They are now stored apart, and only the asset download reads them.
  */
-
-/** A storage that counts, per table, the records its transactions read and their JSON length. */
-function countingStorage(inner: Storage) {
-  const reads = new Map<string, { records: number; chars: number }>();
-  const note = (table: Table<object>, records: readonly object[]) => {
-    const seen = reads.get(table.name) ?? { records: 0, chars: 0 };
-    for (const record of records) {
-      seen.records += 1;
-      seen.chars += JSON.stringify(record).length;
-    }
-    reads.set(table.name, seen);
-  };
-  const counted = <T extends ReadTransaction>(tx: T): T =>
-    Object.assign(Object.create(tx) as T, {
-      get: async <R extends object>(table: Table<R>, key: string) => {
-        const record = await tx.get(table, key);
-        note(table, record ? [record] : []);
-        return record;
-      },
-      list: async <R extends object>(table: Table<R>, query: Parameters<ReadTransaction["list"]>[1]) => {
-        const records = await tx.list(table, query);
-        note(table, records);
-        return records;
-      },
-      count: (table: Table<object>, query: Parameters<ReadTransaction["count"]>[1]) => tx.count(table, query),
-    });
-  const storage: Storage = {
-    init: (schema) => inner.init(schema),
-    read: (fn) => inner.read((tx) => fn(counted(tx))),
-    write: (fn) =>
-      inner.write((tx) =>
-        fn(
-          Object.assign(counted(tx), {
-            put: (table: Table<object>, record: object) => tx.put(table, record),
-            delete: (table: Table<object>, key: string) => tx.delete(table, key),
-          }) as WriteTransaction,
-        ),
-      ),
-    close: () => inner.close(),
-  };
-  const total = () => [...reads.values()].reduce((sum, { chars }) => sum + chars, 0);
-  return { storage, reads, total, records: (table: string) => reads.get(table)?.records ?? 0 };
-}
 
 async function setup() {
   const inner = memoryStorage();
@@ -87,7 +44,7 @@ describe("an integration's large fields", () => {
     });
     const customer = test.as(await test.createUser("Customer"));
     const customerOrg = (await customer.createOrganization({ body: { title: "Customer org" } })).id;
-    counting.reads.clear();
+    counting.clear();
 
     expect((await customer.listIntegrations({})).items.map((item) => item.name)).toEqual(["heavy"]);
     await developer.listIntegrations({ owner: org });
@@ -98,15 +55,15 @@ describe("an integration's large fields", () => {
     const [event] = (await developer.listIntegrationEvents({ integrationName: "heavy" })).items;
     expect(event?.payload).toMatchObject({ type: "installation_setup" });
 
-    expect(counting.records(integrationAssetsTable.name)).toBe(0);
-    expect(counting.records(integrationsTable.name)).toBeGreaterThan(0);
+    expect(counting.recordsRead(integrationAssetsTable.name)).toBe(0);
+    expect(counting.recordsRead(integrationsTable.name)).toBeGreaterThan(0);
     // All records read by the calls above: tens of kilobytes, not the megabytes of the assets.
-    expect(counting.total()).toBeLessThan(100_000);
+    expect(counting.readChars()).toBeLessThan(100_000);
 
     const answer = await test.fetch(published.urls.icon!);
     expect(answer.status).toBe(200);
     expect((await answer.arrayBuffer()).byteLength).toBe(200_000);
-    expect(counting.records(integrationAssetsTable.name)).toBe(1);
+    expect(counting.recordsRead(integrationAssetsTable.name)).toBe(1);
   });
 
   it("are stored with the version they belong to, replaced by each publish, deleted with the integration", async () => {
