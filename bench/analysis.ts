@@ -17,17 +17,14 @@ import { sqliteStorage } from "../src/adapters/sqlite/index.js";
 import type { Storage } from "../src/core/storage/port.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 import { mulberry32 } from "../src/testing/faults.js";
+import { madeUpWords } from "./words.js";
 
 const SIZES = [10, 1_000, 10_000];
 const MEASURED = 30;
 const BATCH = 100;
 
 const SYLLABLES = "ka lo mi nu pe ra si to vu we xa yo ze bri cla dro fle gru ste tri pra".split(" ");
-const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
-  let word = "";
-  for (let n = i + 7; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
-  return word;
-});
+const VOCABULARY = madeUpWords(20_000, SYLLABLES);
 
 function conversations(seed: number) {
   const random = mulberry32(seed);

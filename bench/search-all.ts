@@ -24,30 +24,17 @@ import { DerivedCache } from "../src/core/shared/cache.js";
 import { randomId, type World } from "../src/core/shared/world.js";
 import { spacesTable } from "../src/core/spaces/tables.js";
 import { createDocsbase } from "../src/docsbase.js";
+import { mulberry32 } from "../src/testing/faults.js";
+import { madeUpWords } from "./words.js";
 
 const PAGES = 10_000;
 const EDITS = 9;
 const WARM = 200;
 const BASE = "http://bench.test";
 
-/** A deterministic pseudo-random generator (mulberry32). */
-function generator(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = generator(29);
+const random = mulberry32(29);
 const SYLLABLES = "ka lo mi nu pe ra si to vu we xa yo ze bri cla dro fle gru ste tri".split(" ");
-const VOCABULARY = Array.from({ length: 5_000 }, (_, i) => {
-  let word = "";
-  for (let n = i + 7; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
-  return word;
-});
+const VOCABULARY = madeUpWords(5_000, SYLLABLES);
 const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 3)]!;
 const words = (n: number) => Array.from({ length: n }, word).join(" ");
 

@@ -22,31 +22,18 @@ import { randomId, type World } from "../src/core/shared/world.js";
 import { spacesTable } from "../src/core/spaces/tables.js";
 import type { Storage } from "../src/core/storage/port.js";
 import { createDocsbase } from "../src/docsbase.js";
+import { mulberry32 } from "../src/testing/faults.js";
+import { madeUpWords } from "./words.js";
 
 const PAGES = 10_000;
 const EDITS = 7;
 const WARM_QUERIES = 300;
 const BASE = "http://bench.test";
 
-/** A deterministic pseudo-random generator (mulberry32), so every run indexes the same text. */
-function generator(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = generator(8);
+const random = mulberry32(8);
 const SYLLABLES = "ka lo mi nu pe ra si to vu we xa yo ze bri cla dro fle gru ste tri pra".split(" ");
 /** 20,000 made-up words, drawn with a Zipf-like skew as words of real documentation are. */
-const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
-  let word = "";
-  for (let n = i + 7; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
-  return word;
-});
+const VOCABULARY = madeUpWords(20_000, SYLLABLES);
 const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 3)]!;
 /**
  * 200 queries none of which ran before, the same on both storages: one or two words drawn as the
@@ -54,7 +41,7 @@ const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 3)]!;
  * adapts it to new paths through it); the next 100 after them.
  */
 const DISTINCT = (() => {
-  const draw = generator(21);
+  const draw = mulberry32(21);
   const pick = () => VOCABULARY[Math.floor(VOCABULARY.length * draw() ** 3)]!;
   return Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? `${pick()} ${pick()}` : pick()));
 })();
