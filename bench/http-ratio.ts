@@ -18,7 +18,8 @@
  * `RATIO_READS` the requests (`space`, the default, for `GET /v1/spaces/{id}`; `page` for
  * `GET /v1/spaces/{id}/content/path/{pagePath}`, a page of a few paragraphs), `RATIO_SECONDS` (default 10) and
  * `RATIO_ROUNDS` (default 2) set each run's length and the runs per server, `RATIO_WARMUP` (default
- * 2, 0 for none) the seconds of an uncounted run against each server first.
+ * 2, 0 for none) the seconds of an uncounted run against each server first. In the separate-process
+ * mode, `RATIO_PROFILE=<directory>` has each server process write a V8 CPU profile there as it exits.
  */
 import autocannon from "autocannon";
 import { fork } from "node:child_process";
@@ -127,7 +128,10 @@ const processes: Mode = {
 
 /** A server of bench/http-servers.ts in a process of its own. */
 async function serverProcess(start: ServerMessage): Promise<Target> {
-  const child = fork(new URL("./http-servers.ts", import.meta.url), [], { execArgv: ["--import", "tsx"] });
+  const profile = process.env.RATIO_PROFILE;
+  const child = fork(new URL("./http-servers.ts", import.meta.url), [], {
+    execArgv: ["--import", "tsx", ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [])],
+  });
   // Each message is answered once, in order.
   const waiting: { resolve: (reply: ServerReply) => void; reject: (error: Error) => void }[] = [];
   child.on("message", (reply: ServerReply) => waiting.shift()?.resolve(reply));

@@ -6,6 +6,13 @@ export const ABSENT: object = Object.freeze({});
 /** Bytes an absent key counts for, beside its name: the map's entry. */
 const ABSENT_BYTES = 32;
 
+interface Entry {
+  readonly record: object;
+  readonly bytes: number;
+  /** When it was last placed at the newest end of the map, by {@link RecordCache}'s count. */
+  placed: number;
+}
+
 /**
  * Records the SQLite adapter read by primary key, kept parsed and deeply frozen between
  * transactions, so that the point reads every request makes (its space, its member, its
@@ -21,11 +28,14 @@ const ABSENT_BYTES = 32;
  *   while it ran is not kept past it.
  *
  * Writes made through the same connection without the adapter are not seen (no version moves).
- * Entries are accounted by the length of their JSON text and the least recently used go first once
- * `budget` bytes are held.
+ * Entries are accounted by the length of their JSON text and, once `budget` bytes are held, the
+ * least recently used go first (nearly: an entry read again while among the newest half keeps its
+ * place).
  */
 export class RecordCache {
-  readonly #entries = new Map<string, { readonly record: object; readonly bytes: number }>();
+  readonly #entries = new Map<string, Entry>();
+  /** How many entries were placed at the newest end so far: {@link Entry.placed}'s clock. */
+  #placed = 0;
   readonly #touched = new Set<string>();
   #bytes = 0;
   #version: unknown;
@@ -53,9 +63,14 @@ export class RecordCache {
     const id = `${table}\n${key}`;
     const entry = this.#entries.get(id);
     if (!entry) return undefined;
-    // Most recently used last: the oldest are dropped first.
-    this.#entries.delete(id);
-    this.#entries.set(id, entry);
+    // Most recently used last, so that the oldest go first; an entry among the newest half is
+    // near that end already, and is left where it is (moving it on every read was a measurable
+    // share of a request: docs/performance.md, "The request path (issue 29)").
+    if (this.#placed - entry.placed > this.#entries.size >> 1) {
+      this.#entries.delete(id);
+      this.#entries.set(id, entry);
+      entry.placed = ++this.#placed;
+    }
     return entry.record;
   }
 
@@ -76,7 +91,7 @@ export class RecordCache {
   #keep(id: string, record: object, bytes: number): void {
     if (bytes > this.budget / 8) return;
     this.#drop(id);
-    this.#entries.set(id, { record, bytes });
+    this.#entries.set(id, { record, bytes, placed: ++this.#placed });
     this.#bytes += bytes;
     for (const [oldest, { bytes }] of this.#entries) {
       if (this.#bytes <= this.budget) break;
