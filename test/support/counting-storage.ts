@@ -62,6 +62,8 @@ export function countingStorage(inner: Storage) {
     },
     /** The JSON characters of the records read so far. */
     readChars: () => sum(reads),
+    /** The JSON characters of the records written so far. */
+    writtenChars: () => sum(writes),
     /** Records of `table` read so far. */
     recordsRead: (table: string) => reads.get(table)?.records ?? 0,
   };

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import { createTestDocsbase } from "../../testing/double.js";
 import { mulberry32 } from "../../testing/faults.js";
+import { countingStorage } from "../../../test/support/counting-storage.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import type { ReadTransaction, Storage, WriteTransaction } from "../storage/port.js";
 import { lexicalAnalyzer } from "./lexical.js";
 import {
   clustersTable,
@@ -15,42 +15,10 @@ import {
 
 /**
  * Issue 28, item 2: the cost of one more analysis does not grow with the organization's history.
- * Measured without timing, as the bytes of the records the job reads and writes (a counting
- * wrapper around the memory storage), once with 10 conversations analysed before and once with 300.
+ * Measured without timing, as the JSON characters of the records the job reads and writes (a
+ * counting storage over the memory storage), once with 10 conversations analysed before and once
+ * with 300.
  */
-
-/** The memory storage, counting the JSON bytes of every record read or written while `on`. */
-function countingStorage() {
-  const inner = memoryStorage();
-  const counter = { on: false, bytes: 0 };
-  const size = (value: unknown) => {
-    if (counter.on && value !== undefined) counter.bytes += JSON.stringify(value).length;
-    return value;
-  };
-  const reads = (tx: ReadTransaction): ReadTransaction => ({
-    get: async (table, key) => size(await tx.get(table, key)) as never,
-    list: async (table, query) => {
-      const records = await tx.list(table, query);
-      for (const record of records) size(record);
-      return records;
-    },
-    count: (table, query) => tx.count(table, query),
-  });
-  const storage: Storage = {
-    init: (schema) => inner.init(schema),
-    read: (fn) => inner.read((tx) => fn(reads(tx))),
-    write: (fn) =>
-      inner.write((tx: WriteTransaction) =>
-        fn({
-          ...reads(tx),
-          put: (table, record) => (size(record), tx.put(table, record)),
-          delete: (table, key) => tx.delete(table, key),
-        }),
-      ),
-    close: () => inner.close(),
-  };
-  return { storage, counter };
-}
 
 /** Conversations of random made-up words: each shares almost no term with another. */
 function randomConversation(random: () => number, id: string) {
@@ -61,7 +29,8 @@ function randomConversation(random: () => number, id: string) {
 }
 
 async function costOfOneMore(history: number) {
-  const { storage, counter } = countingStorage();
+  const counting = countingStorage(memoryStorage());
+  const storage = counting.storage;
   const test = await createTestDocsbase({ storage });
   const owner = await test.createUser("Owner");
   const client = test.as(owner);
@@ -75,11 +44,11 @@ async function costOfOneMore(history: number) {
     await test.docsbase.runJobs();
   }
   await client.ingestConversation({ organizationId, body: randomConversation(random, "last") });
-  counter.on = true;
+  counting.clear();
   await test.docsbase.runJobs();
-  counter.on = false;
+  const bytes = counting.readChars() + counting.writtenChars();
   const { items } = await client.listConversationsIssuesClusters({ organizationId, limit: 1000 });
-  return { bytes: counter.bytes, clusters: items.length };
+  return { bytes, clusters: items.length };
 }
 
 describe("conversation analysis cost", () => {
