@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { documentReaderTokenAccess } from "../core/permissions/reader-token.js";
 import type { AnyOperation } from "../core/registry.js";
+import { REFERENCE_OPERATIONS } from "./reference-operations.js";
 
 /**
  * The OpenAPI 3.1 document of the registry, served at `GET /v1/openapi.json`. Every path, method,
- * parameter and schema comes from the operation declarations; nothing here is per operation.
+ * parameter and schema comes from the operation declarations; nothing here is per operation. An
+ * operation the reference document does not have (a docsbase extension, which the official client
+ * cannot call) carries `x-docsbase-extension: true`.
  */
 export function openApiDocument(
   operations: Readonly<Record<string, AnyOperation>>,
@@ -12,6 +15,7 @@ export function openApiDocument(
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas = new SharedSchemas();
+  const reference = new Set(REFERENCE_OPERATIONS.map((operation) => operation.operationId));
   const jsonSchema = (schema: z.ZodType, io: "input" | "output") => schemas.convert(schema, io);
   const parametersOf = (schema: z.ZodObject<z.ZodRawShape> | undefined, where: "path" | "query") =>
     Object.entries(schema?.shape ?? {}).map(([name, field]) => ({
@@ -43,6 +47,7 @@ export function openApiDocument(
         `Access: ${operation.access.summary}.` + (readerToken ? ` Also ${readerToken.sentence}.` : ""),
       "x-docsbase-access": operation.access.summary,
       ...(readerToken ? { "x-docsbase-reader-token": readerToken.params } : {}),
+      ...(reference.has(operation.id) ? {} : { "x-docsbase-extension": true }),
       tags: [operation.tag],
       ...(operation.access.authenticated ? {} : { security: [] }),
       ...(parameters.length ? { parameters } : {}),
