@@ -1,5 +1,5 @@
 import type { Nodes, Root } from "mdast";
-import { fromMarkdown, type Extension as MdastExtension } from "mdast-util-from-markdown";
+import { fromMarkdown, type Extension as MdastExtension, type Handle } from "mdast-util-from-markdown";
 import { gfmFromMarkdown, gfmToMarkdown } from "mdast-util-gfm";
 import { toMarkdown } from "mdast-util-to-markdown";
 import { gfm } from "micromark-extension-gfm";
@@ -150,7 +150,7 @@ export const markdownLimitError: (markdown: string) => string | undefined = text
 });
 
 function limitError(markdown: string): string | undefined {
-  const result = lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH) ? "too deep" : chunked(markdown);
+  const result = pageTree(markdown);
   if (result === "too costly") {
     return (
       `Markdown too costly to parse: a block over the limit of ${MAX_BLOCK_WORK} units ` +
@@ -170,11 +170,48 @@ export const parserRuns = { count: 0 };
  * (`parseInChunks`). Never fails and never exceeds the work budget: markdown over a limit of
  * `markdownLimitError` (stored before the limit existed) reads as plain text, one paragraph per
  * run of non-blank lines, so that every read (documents, search, links, backlinks, PDF) answers.
+ *
+ * The tree is shared (see `pageTree`) and frozen: read it, never change it.
  */
-export function parseMarkdown(markdown: string, extensions: readonly MdastExtension[] = []): Root {
-  if (lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH)) return plainTextTree(markdown);
-  const tree = chunked(markdown, extensions);
+export function parseMarkdown(markdown: string): Root {
+  const tree = pageTree(markdown);
   return typeof tree === "string" ? plainTextTree(markdown) : tree;
+}
+
+/**
+ * The last page parsed and its tree (or why it has none). One page write asks for the same
+ * markdown's tree several times: its limit check (the body's validation), the link sites stored
+ * as references, a document read right after. Each of those got its own parse, and a page of
+ * 1,000,000 characters takes seconds to parse, during which every other request waits. Remembering
+ * the last tree makes them one parse. One entry, whatever its size: a tree holds about 50 times
+ * its markdown in memory, and only the page being written is asked for again at once.
+ *
+ * Module-level, like `textMemo`: the tree depends on the text only, so instances may share it.
+ */
+let lastPage: { readonly markdown: string; readonly tree: ChunkResult } | undefined;
+
+/**
+ * The frozen tree of page markdown, or why there is none (nesting deeper than
+ * `MAX_DOCUMENT_DEPTH`, or a block over `MAX_BLOCK_WORK`): parsed once for consecutive askers.
+ */
+export function pageTree(markdown: string): ChunkResult {
+  if (lastPage?.markdown === markdown) return lastPage.tree;
+  const tree = lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH) ? "too deep" : chunked(markdown);
+  lastPage = { markdown, tree: typeof tree === "string" ? tree : deepFreeze(tree) };
+  return lastPage.tree;
+}
+
+/** Freezes every object of an mdast tree (nodes, positions, data), without recursion. */
+function deepFreeze<T extends object>(root: T): T {
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop()!;
+    if (Object.isFrozen(value)) continue;
+    Object.freeze(value);
+    for (const child of Object.values(value))
+      if (typeof child === "object" && child !== null) stack.push(child as object);
+  }
+  return root;
 }
 
 /** The chunked parse; `chunkChars` (tests) sets the chunks' size. */
@@ -207,6 +244,37 @@ const GFM_SYNTAX = [gfm()];
 const GFM_TREE = gfmFromMarkdown();
 
 /**
+ * Where each link, image and definition writes its destination, from its node's start (so that it
+ * holds when chunks' positions are moved to the page's); the tree keeps the URL only.
+ * link-references/references.ts rewrites destinations in place.
+ */
+const destinations = new WeakMap<Nodes, { readonly start: number; readonly end: number }>();
+
+const recordDestination: Handle = function (token) {
+  const node = this.stack.at(-1);
+  const from = node?.position?.start.offset;
+  if (node === undefined || from === undefined) return;
+  destinations.set(node as Nodes, { start: token.start.offset - from, end: token.end.offset - from });
+};
+
+/** GFM's tree extensions, and the destinations' recorder (before the caller's: theirs win). */
+const TREE_EXTENSIONS: MdastExtension[] = [
+  ...GFM_TREE,
+  { exit: { resourceDestination: recordDestination, definitionDestination: recordDestination } },
+];
+
+/**
+ * The source range `[start, end)` of the destination of a link, image or definition of a tree of
+ * `parseMarkdown`, brackets (`<url>`) included, or `undefined` for other nodes.
+ */
+export function destinationOf(node: Nodes): { start: number; end: number } | undefined {
+  const range = destinations.get(node);
+  const from = node.position?.start.offset;
+  if (range === undefined || from === undefined) return undefined;
+  return { start: from + range.start, end: from + range.end };
+}
+
+/**
  * The parsed tree, or `undefined` when it nests deeper than `MAX_DOCUMENT_DEPTH`. `extensions`
  * observe tokens the tree does not keep (link-references/references.ts records where destinations are).
  */
@@ -216,7 +284,7 @@ function parsed(markdown: string, extensions: readonly MdastExtension[] = []): R
   try {
     tree = fromMarkdown(markdown, {
       extensions: GFM_SYNTAX,
-      mdastExtensions: extensions.length ? [...GFM_TREE, ...extensions] : GFM_TREE,
+      mdastExtensions: extensions.length ? [...TREE_EXTENSIONS, ...extensions] : TREE_EXTENSIONS,
     });
   } catch (error) {
     // Nesting the pre-check missed (lazy lines, emphasis) can still overflow the parser's stack.
