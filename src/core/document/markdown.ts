@@ -171,7 +171,7 @@ export const parserRuns = { count: 0 };
  * `markdownLimitError` (stored before the limit existed) reads as plain text, one paragraph per
  * run of non-blank lines, so that every read (documents, search, links, backlinks, PDF) answers.
  *
- * The tree is shared (see `pageTree`) and frozen: read it, never change it.
+ * The tree is shared (`pageTree`) and its root frozen: read it, never change it.
  */
 export function parseMarkdown(markdown: string): Root {
   const tree = pageTree(markdown);
@@ -183,35 +183,45 @@ export function parseMarkdown(markdown: string): Root {
  * markdown's tree several times: its limit check (the body's validation), the link sites stored
  * as references, a document read right after. Each of those got its own parse, and a page of
  * 1,000,000 characters takes seconds to parse, during which every other request waits. Remembering
- * the last tree makes them one parse. One entry, whatever its size: a tree holds about 50 times
- * its markdown in memory, and only the page being written is asked for again at once.
+ * the last tree makes them one parse. One entry: only the page being written is asked for again at
+ * once. A tree takes about 60 bytes per character of its markdown, so the tree of a page over
+ * `STRONG_TREE_CHARS` is held weakly (a `WeakRef`): the garbage collector may take it back, and an
+ * asker after that parses again.
  *
  * Module-level, like `textMemo`: the tree depends on the text only, so instances may share it.
  */
-let lastPage: { readonly markdown: string; readonly tree: ChunkResult } | undefined;
+let lastPage: { readonly markdown: string; readonly tree: ChunkResult | WeakRef<Root> } | undefined;
+
+/** The size up to which the last tree is held strongly: about 4 MB of tree. */
+const STRONG_TREE_CHARS = 65_536;
 
 /**
- * The frozen tree of page markdown, or why there is none (nesting deeper than
+ * The tree of page markdown (root frozen), or why there is none (nesting deeper than
  * `MAX_DOCUMENT_DEPTH`, or a block over `MAX_BLOCK_WORK`): parsed once for consecutive askers.
  */
 export function pageTree(markdown: string): ChunkResult {
-  if (lastPage?.markdown === markdown) return lastPage.tree;
+  if (lastPage?.markdown === markdown) {
+    const kept = lastPage.tree instanceof WeakRef ? lastPage.tree.deref() : lastPage.tree;
+    if (kept !== undefined) return kept;
+  }
   const tree = lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH) ? "too deep" : chunked(markdown);
-  lastPage = { markdown, tree: typeof tree === "string" ? tree : deepFreeze(tree) };
-  return lastPage.tree;
+  if (typeof tree === "string") {
+    lastPage = { markdown, tree };
+    return tree;
+  }
+  freezeTop(tree);
+  lastPage = { markdown, tree: markdown.length > STRONG_TREE_CHARS ? new WeakRef(tree) : tree };
+  return tree;
 }
 
-/** Freezes every object of an mdast tree (nodes, positions, data), without recursion. */
-function deepFreeze<T extends object>(root: T): T {
-  const stack: object[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop()!;
-    if (Object.isFrozen(value)) continue;
-    Object.freeze(value);
-    for (const child of Object.values(value))
-      if (typeof child === "object" && child !== null) stack.push(child as object);
-  }
-  return root;
+/**
+ * Freezes the root and its list of blocks: what a consumer would most likely change. Freezing every
+ * node and position took about a tenth of the parse; consumers only read (their tests pass on trees
+ * frozen throughout).
+ */
+function freezeTop(root: Root): Root {
+  Object.freeze(root.children);
+  return Object.freeze(root);
 }
 
 /** The chunked parse; `chunkChars` (tests) sets the chunks' size. */
