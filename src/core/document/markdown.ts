@@ -162,8 +162,11 @@ function limitError(markdown: string): string | undefined {
   return undefined;
 }
 
-/** How many times the parser ran in this process: tests count it to show what is cached. */
-export const parserRuns = { count: 0 };
+/**
+ * How many times the parser ran in this process (`count`: one run is one chunk), and how many
+ * pages `pageTree` parsed (`pages`): tests and the benchmark count them to show what is shared.
+ */
+export const parserRuns = { count: 0, pages: 0 };
 
 /**
  * Parses page markdown into an mdast tree with source positions, in time linear in its size
@@ -204,6 +207,7 @@ export function pageTree(markdown: string): ChunkResult {
     const kept = lastPage.tree instanceof WeakRef ? lastPage.tree.deref() : lastPage.tree;
     if (kept !== undefined) return kept;
   }
+  parserRuns.pages++;
   const tree = lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH) ? "too deep" : chunked(markdown);
   if (typeof tree === "string") {
     lastPage = { markdown, tree };
