@@ -42,5 +42,12 @@ describe("one parse per page write", () => {
     expect(JSON.stringify(document)).toContain('"url":"https://example.com/guide"');
     const back = await owner.getPageById({ spaceId: space.id, pageId, format: "markdown" });
     expect(back.markdown).toBe(markdown);
+
+    const edited = `${markdown}\nAnd [one more](https://example.com/more).\n`;
+    const oneEditedPass = await runsOf(async () => chunked(edited));
+    const update = await runsOf(() =>
+      owner.updatePage({ spaceId: space.id, pageId, body: { markdown: edited } }),
+    );
+    expect(update).toBe(oneEditedPass);
   });
 });
