@@ -2,11 +2,13 @@
  * Markdown at any size (issue 29, item 1): the parse time of pages at the size the whole-page
  * parse accepted (a list just over the old work budget, and 1 MB of short paragraphs),
  * parsed at once (as before) and in chunks (as now); and a list of 20,000 items and a page of
- * 1,000,000 characters written and read back through the test double (memory storage).
+ * 1,000,000 characters written and read back through the test double (memory storage), with the
+ * pages the write and the read parsed (one write parses its page once; the read right after uses
+ * that tree).
  * `npm run bench -- markdown`; figures in docs/performance.md, "Markdown at any size (issue 29)".
  */
 import { loadavg } from "node:os";
-import { chunked, parseWhole } from "../src/core/document/markdown.js";
+import { chunked, parserRuns, parseWhole } from "../src/core/document/markdown.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 import { fullPage, longList } from "../test/support/large-markdown.js";
 
@@ -64,10 +66,13 @@ export async function benchMarkdown(): Promise<void> {
   };
   for (const [label, markdown] of Object.entries(pages)) {
     let pageId = "";
+    const parsedBefore = parserRuns.pages;
     const write = await timedAsync(async () => {
       pageId = (await owner.createPage({ spaceId: space.id, body: { title: label, markdown } })).id;
     });
+    const writeParses = parserRuns.pages - parsedBefore;
     let same = false;
+    const readBefore = parserRuns.pages;
     const read = await timedAsync(async () => {
       const page = await owner.getPageById({ spaceId: space.id, pageId });
       same =
@@ -76,7 +81,8 @@ export async function benchMarkdown(): Promise<void> {
     });
     row(
       `write / read back (document and markdown) ${label}`,
-      `${ms(write)} / ${ms(read)}${same ? "" : " DIFFERS"}`,
+      `${ms(write)} / ${ms(read)}${same ? "" : " DIFFERS"} ` +
+        `(pages parsed: ${writeParses} / ${parserRuns.pages - readBefore})`,
     );
   }
   console.log(

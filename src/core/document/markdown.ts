@@ -1,5 +1,5 @@
 import type { Nodes, Root } from "mdast";
-import { fromMarkdown, type Extension as MdastExtension } from "mdast-util-from-markdown";
+import { fromMarkdown, type Extension as MdastExtension, type Handle } from "mdast-util-from-markdown";
 import { gfmFromMarkdown, gfmToMarkdown } from "mdast-util-gfm";
 import { toMarkdown } from "mdast-util-to-markdown";
 import { gfm } from "micromark-extension-gfm";
@@ -150,7 +150,7 @@ export const markdownLimitError: (markdown: string) => string | undefined = text
 });
 
 function limitError(markdown: string): string | undefined {
-  const result = lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH) ? "too deep" : chunked(markdown);
+  const result = pageTree(markdown);
   if (result === "too costly") {
     return (
       `Markdown too costly to parse: a block over the limit of ${MAX_BLOCK_WORK} units ` +
@@ -162,19 +162,70 @@ function limitError(markdown: string): string | undefined {
   return undefined;
 }
 
-/** How many times the parser ran in this process: tests count it to show what is cached. */
-export const parserRuns = { count: 0 };
+/**
+ * How many times the parser ran in this process (`count`: one run is one chunk), and how many
+ * pages `pageTree` parsed (`pages`): tests and the benchmark count them to show what is shared.
+ */
+export const parserRuns = { count: 0, pages: 0 };
 
 /**
  * Parses page markdown into an mdast tree with source positions, in time linear in its size
  * (`parseInChunks`). Never fails and never exceeds the work budget: markdown over a limit of
  * `markdownLimitError` (stored before the limit existed) reads as plain text, one paragraph per
  * run of non-blank lines, so that every read (documents, search, links, backlinks, PDF) answers.
+ *
+ * The tree is shared (`pageTree`) and its root frozen: read it, never change it.
  */
-export function parseMarkdown(markdown: string, extensions: readonly MdastExtension[] = []): Root {
-  if (lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH)) return plainTextTree(markdown);
-  const tree = chunked(markdown, extensions);
+export function parseMarkdown(markdown: string): Root {
+  const tree = pageTree(markdown);
   return typeof tree === "string" ? plainTextTree(markdown) : tree;
+}
+
+/**
+ * The last page parsed and its tree (or why it has none). One page write asks for the same
+ * markdown's tree several times: its limit check (the body's validation), the link sites stored
+ * as references, a document read right after. Each of those got its own parse, and a page of
+ * 1,000,000 characters takes seconds to parse, during which every other request waits. Remembering
+ * the last tree makes them one parse. One entry: only the page being written is asked for again at
+ * once. A tree takes about 60 bytes per character of its markdown, so the tree of a page over
+ * `STRONG_TREE_CHARS` is held weakly (a `WeakRef`): the garbage collector may take it back, and an
+ * asker after that parses again.
+ *
+ * Module-level, like `textMemo`: the tree depends on the text only, so instances may share it.
+ */
+let lastPage: { readonly markdown: string; readonly tree: ChunkResult | WeakRef<Root> } | undefined;
+
+/** The size up to which the last tree is held strongly: about 4 MB of tree. */
+const STRONG_TREE_CHARS = 65_536;
+
+/**
+ * The tree of page markdown (root frozen), or why there is none (nesting deeper than
+ * `MAX_DOCUMENT_DEPTH`, or a block over `MAX_BLOCK_WORK`): parsed once for consecutive askers.
+ */
+export function pageTree(markdown: string): ChunkResult {
+  if (lastPage?.markdown === markdown) {
+    const kept = lastPage.tree instanceof WeakRef ? lastPage.tree.deref() : lastPage.tree;
+    if (kept !== undefined) return kept;
+  }
+  parserRuns.pages++;
+  const tree = lineNestingExceeds(markdown, MAX_DOCUMENT_DEPTH) ? "too deep" : chunked(markdown);
+  if (typeof tree === "string") {
+    lastPage = { markdown, tree };
+    return tree;
+  }
+  freezeTop(tree);
+  lastPage = { markdown, tree: markdown.length > STRONG_TREE_CHARS ? new WeakRef(tree) : tree };
+  return tree;
+}
+
+/**
+ * Freezes the root and its list of blocks: what a consumer would most likely change. Freezing every
+ * node and position took about a tenth of the parse; consumers only read (their tests pass on trees
+ * frozen throughout).
+ */
+function freezeTop(root: Root): Root {
+  Object.freeze(root.children);
+  return Object.freeze(root);
 }
 
 /** The chunked parse; `chunkChars` (tests) sets the chunks' size. */
@@ -207,6 +258,37 @@ const GFM_SYNTAX = [gfm()];
 const GFM_TREE = gfmFromMarkdown();
 
 /**
+ * Where each link, image and definition writes its destination, from its node's start (so that it
+ * holds when chunks' positions are moved to the page's); the tree keeps the URL only.
+ * link-references/references.ts rewrites destinations in place.
+ */
+const destinations = new WeakMap<Nodes, { readonly start: number; readonly end: number }>();
+
+const recordDestination: Handle = function (token) {
+  const node = this.stack.at(-1);
+  const from = node?.position?.start.offset;
+  if (node === undefined || from === undefined) return;
+  destinations.set(node as Nodes, { start: token.start.offset - from, end: token.end.offset - from });
+};
+
+/** GFM's tree extensions, and the destinations' recorder (before the caller's: theirs win). */
+const TREE_EXTENSIONS: MdastExtension[] = [
+  ...GFM_TREE,
+  { exit: { resourceDestination: recordDestination, definitionDestination: recordDestination } },
+];
+
+/**
+ * The source range `[start, end)` of the destination of a link, image or definition of a tree of
+ * `parseMarkdown`, brackets (`<url>`) included, or `undefined` for other nodes.
+ */
+export function destinationOf(node: Nodes): { start: number; end: number } | undefined {
+  const range = destinations.get(node);
+  const from = node.position?.start.offset;
+  if (range === undefined || from === undefined) return undefined;
+  return { start: from + range.start, end: from + range.end };
+}
+
+/**
  * The parsed tree, or `undefined` when it nests deeper than `MAX_DOCUMENT_DEPTH`. `extensions`
  * observe tokens the tree does not keep (link-references/references.ts records where destinations are).
  */
@@ -216,7 +298,7 @@ function parsed(markdown: string, extensions: readonly MdastExtension[] = []): R
   try {
     tree = fromMarkdown(markdown, {
       extensions: GFM_SYNTAX,
-      mdastExtensions: extensions.length ? [...GFM_TREE, ...extensions] : GFM_TREE,
+      mdastExtensions: extensions.length ? [...TREE_EXTENSIONS, ...extensions] : TREE_EXTENSIONS,
     });
   } catch (error) {
     // Nesting the pre-check missed (lazy lines, emphasis) can still overflow the parser's stack.

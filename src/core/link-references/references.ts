@@ -1,8 +1,7 @@
 import type { Nodes } from "mdast";
-import type { CompileContext, Extension, Token } from "mdast-util-from-markdown";
 import type { ContentRef } from "../document/types.js";
 import type { LinkRef } from "../document/from-markdown-inlines.js";
-import { parseMarkdown } from "../document/markdown.js";
+import { destinationOf, parseMarkdown } from "../document/markdown.js";
 import { textMemo } from "../shared/text-memo.js";
 import {
   ASSETS_DIRECTORY,
@@ -100,21 +99,8 @@ export const linkSites: (markdown: string) => readonly LinkSite[] = textMemo(
 
 function findLinkSites(markdown: string): LinkSite[] {
   if (!MAY_HOLD_TARGETS.test(markdown)) return [];
-  const destinations: { start: number; end: number; node: CompileContext["stack"][number] }[] = [];
-  // The tree keeps a link's URL but not where it is written: the destination tokens say.
-  const record = function (this: CompileContext, token: Token) {
-    const node = this.stack[this.stack.length - 1];
-    if (node) destinations.push({ start: token.start.offset, end: token.end.offset, node });
-  };
-  const extension: Extension = { exit: { resourceDestination: record, definitionDestination: record } };
-  const tree = parseMarkdown(markdown, [extension]);
+  const tree = parseMarkdown(markdown);
   const sites: LinkSite[] = [];
-  for (const { start, end, node } of destinations) {
-    if (!("url" in node)) continue;
-    const bracketed = markdown[start] === "<" && markdown[end - 1] === ">";
-    const range = bracketed ? { start: start + 1, end: end - 1 } : { start, end };
-    sites.push({ ...range, url: node.url, where: node.type === "image" ? "image" : "destination" });
-  }
   const inSource = (from: number, to: number, pattern: RegExp, text: string, where: LinkSite["where"]) => {
     let cursor = from;
     for (const match of text.matchAll(pattern)) {
@@ -127,6 +113,14 @@ function findLinkSites(markdown: string): LinkSite[] {
     }
   };
   walk(tree, (node) => {
+    // The tree keeps a link's URL; the parse recorded where it is written (`destinationOf`).
+    const destination = destinationOf(node);
+    if (destination && "url" in node) {
+      const { start, end } = destination;
+      const bracketed = markdown[start] === "<" && markdown[end - 1] === ">";
+      const range = bracketed ? { start: start + 1, end: end - 1 } : { start, end };
+      sites.push({ ...range, url: node.url, where: node.type === "image" ? "image" : "destination" });
+    }
     const from = node.position?.start.offset;
     const to = node.position?.end.offset;
     if (from === undefined || to === undefined) return;
