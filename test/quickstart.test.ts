@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { ContentType, GitBookAPI } from "@gitbook/api";
 import { transform } from "esbuild";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServeProcesses, type ServeProcess } from "./support/serve-process.js";
 
@@ -73,5 +74,26 @@ describe("docs/quickstart.md", () => {
       { log: (value: unknown) => printed.push(value) },
     );
     expect(printed).toEqual(["merge", MERGED]);
+  });
+
+  it("has an official-client block that type-checks against the client's types", () => {
+    const block = blocks.find((candidate) => candidate.language === "ts")!.code;
+    // A module of the test folder, so that it resolves `@gitbook/api` and Node's types as the tests do.
+    const file = join(import.meta.dirname, "quickstart-flow.ts");
+    const { options } = ts.parseJsonConfigFileContent(
+      ts.readConfigFile(join(import.meta.dirname, "tsconfig.json"), ts.sys.readFile).config,
+      ts.sys,
+      import.meta.dirname,
+    );
+    const host = ts.createCompilerHost({ ...options, noEmit: true });
+    const readFile = host.readFile.bind(host);
+    host.readFile = (name) => (name === file ? `${block}\nexport {};\n` : readFile(name));
+    const fileExists = host.fileExists.bind(host);
+    host.fileExists = (name) => name === file || fileExists(name);
+    const program = ts.createProgram([file], { ...options, noEmit: true }, host);
+    const errors = ts
+      .getPreEmitDiagnostics(program)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+    expect(errors).toEqual([]);
   });
 });
