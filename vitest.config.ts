@@ -28,6 +28,7 @@ const CLI = [
   "test/cli-test-double.test.ts",
   "test/crash.test.ts",
   "test/outbound.test.ts",
+  "test/quickstart.test.ts",
 ];
 const POSTGRES = ["test/postgres/**/*.test.ts", "test/cli-postgres.test.ts", "test/conformance/**/*.test.ts"];
 /**

@@ -13,7 +13,7 @@ import { MODULES } from "./core/modules.js";
 import { migrateRevisions } from "./core/content-tree/migrate.js";
 import { DEFAULT_CACHE_BYTES, DerivedCache } from "./core/shared/cache.js";
 import type { Operations } from "./core/operations.js";
-import { DocsbaseError } from "./core/shared/errors.js";
+import { badRequest, DocsbaseError } from "./core/shared/errors.js";
 import type { InvokeObserver } from "./core/shared/observe.js";
 import { createSafeFetch, type SafeFetchOptions } from "./core/net/outbound.js";
 import { type ResolveTxt, runtimeTxtResolver } from "./core/net/resolve-txt.js";
@@ -169,9 +169,19 @@ export interface Docsbase<Ops extends Operations = Operations> {
    * ```
    */
   fetch(request: Request, context?: BackgroundContext): Promise<Response>;
-  /** A typed in-process client acting as the given caller, with HTTP's validation and errors. */
+  /**
+   * A typed in-process client acting as the given caller, with HTTP's validation and errors.
+   * Throws a `bad_request` `DocsbaseError` at once when `token` or `userId` is not a string (an
+   * unset environment variable, for example); a string that names no one rejects each call with
+   * `unauthorized`.
+   */
   as(auth: ClientAuth): Client<Ops>;
-  /** Ensures the operator user exists; see {@link BootstrapResult}. */
+  /**
+   * Ensures the operator user exists; see {@link BootstrapResult}. A `token` is the operator's
+   * token from now on; it must be 16 characters or more, as `docsbase serve` requires of
+   * `DOCSBASE_ADMIN_TOKEN` (a `bad_request` `DocsbaseError` naming `token` otherwise). Without
+   * one, on an empty database, the result carries the token created for the operator.
+   */
   bootstrap(options?: { token?: string }): Promise<BootstrapResult>;
   /**
    * Runs the background jobs due now by the clock (permanent deletions...), including retries
@@ -189,6 +199,16 @@ export interface Docsbase<Ops extends Operations = Operations> {
   readonly cache: { readonly bytes: number; readonly maxBytes: number; readonly size: number };
   /** Starts no further job, waits for the jobs under way, then closes the storage. */
   close(): Promise<void>;
+}
+
+/** Refuses a caller that names no one: a missing token must not surface as a crash deep inside hashing. */
+function checkClientAuth(auth: unknown): asserts auth is ClientAuth {
+  const given = typeof auth === "object" && auth !== null ? (auth as Record<string, unknown>) : {};
+  const field = "userId" in given ? "userId" : "token";
+  const value = given[field];
+  if (typeof value === "string") return;
+  const got = value === null ? "null" : typeof value;
+  throw badRequest(`${field}: must be a string, got ${got}: as() takes { token } or { userId }`);
 }
 
 /** Default request-body limit: large enough for base64 file uploads of a few MiB. */
@@ -327,6 +347,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
   const docsbase: Docsbase<Operations & OperationsOf<Extra>> = {
     fetch: async (request, context) => answerResponse(await handleRequest(plainRequest(request), context)),
     as(auth) {
+      checkClientAuth(auth);
       return createClient(operations, async () => {
         if ("userId" in auth) return context(await callerOfUser(auth.userId));
         const caller = await authenticate(auth.token);

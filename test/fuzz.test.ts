@@ -13,8 +13,7 @@ import {
 } from "./support/fuzz-inputs.js";
 
 /**
- * Bad input never yields a 500 and never changes stored data (DESIGN.md, "Errors and bad input";
- * issue 9, "Keep it so"). Every operation of the OpenAPI document that the handler serves receives
+ * Bad input never yields a 500 and never changes stored data (issue 9, "Keep it so"). Every operation of the OpenAPI document that the handler serves receives
  * generated input as an authorized caller (the organization's admin, or the operator for
  * operator-only operations), aimed at real objects and at broken ones: path segments that are
  * unknown, empty, overlong, undecodable, dot segments or any unicode; query values of the wrong

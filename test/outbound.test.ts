@@ -16,7 +16,7 @@ import {
 import type { DocsbaseOptions, JobHandler } from "../src/index.js";
 
 /**
- * The opt-in of DESIGN.md, "Outbound HTTP": `world.fetch` is guarded by default, and
+ * The outbound-HTTP opt-in: `world.fetch` is guarded by default, and
  * `allowPrivateNetwork` (option, `--allow-private-network`, `DOCSBASE_ALLOW_PRIVATE_NETWORK=1`)
  * lifts the address rule. The guard's own refusals are proved in src/core/net/outbound.test.ts.
  */

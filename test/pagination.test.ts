@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestDocsbase, type TestUser } from "../src/testing/double.js";
 
-/** Pagination semantics (SPEC.md, Conventions 2), through a list every caller has: their orgs. */
+/** Pagination semantics (`{next: {page}, count, items}`), through a list every caller has: their orgs. */
 describe("pagination", () => {
   /** A frozen clock makes every timestamp tie: order must come from insertion, not from time. */
   async function withOrganizations(count: number) {

@@ -6,20 +6,56 @@ import { memoryStorage } from "../src/adapters/memory/index.js";
 import { createDocsbase, type Docsbase, mountDocsbase } from "../src/index.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 
-/** The README's embedding example, on memory storage, so the documented calls stay true. */
+/**
+ * The README's embedding example, run as written: its imports are left out (the test passes the
+ * functions, SQLite replaced by memory storage and `process.env` by the test's), and its
+ * `export default` becomes a value the test reads.
+ */
+async function embeddingExample() {
+  const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("## Embedding")))?.[1];
+  if (!block) throw new Error("README has no embedding example");
+  const code = block.replace(/^import .*\n/gm, "").replace(/^export default /m, "const served = ");
+  const { code: js } = await transform(
+    `async function example(createDocsbase, sqliteStorage, process, console) {\n${code}\nreturn { docsbase, served, api, org, space };\n}`,
+    { loader: "ts" },
+  );
+  const run = new Function(`${js}\nreturn example;`)() as (...values: unknown[]) => Promise<{
+    docsbase: Docsbase;
+    served: { fetch: (request: Request) => Promise<Response> };
+    org: { id: string };
+    space: { title: string; organization: string };
+  }>;
+  return async (env: Record<string, string>) => {
+    const printed: string[] = [];
+    const console = { log: (line: string) => printed.push(line) };
+    const result = await run(createDocsbase, () => memoryStorage(), { env }, console);
+    return { ...result, printed };
+  };
+}
+
 describe("README embedding example", () => {
-  it("bootstraps, serves fetch and runs typed operations in process", async () => {
+  const userStatus = async (served: { fetch: (request: Request) => Promise<Response> }, token: string) =>
+    (
+      await served.fetch(
+        new Request("https://docs.example.com/v1/user", { headers: { authorization: `Bearer ${token}` } }),
+      )
+    ).status;
+
+  it("bootstraps with DOCSBASE_ADMIN_TOKEN, serves fetch and runs typed operations in process", async () => {
     const token = "dbt_readme_example_token";
-    const docsbase = createDocsbase({ storage: memoryStorage(), baseUrl: "https://docs.example.com" });
-    await docsbase.bootstrap({ token });
-    const served = await docsbase.fetch(
-      new Request("https://docs.example.com/v1/user", { headers: { authorization: `Bearer ${token}` } }),
-    );
-    expect(served.status).toBe(200);
-    const api = docsbase.as({ token });
-    const org = await api.createOrganization({ body: { title: "Acme" } });
-    const space = await api.createSpace({ organizationId: org.id, body: { title: "Handbook" } });
+    const { served, space, org, printed } = await (await embeddingExample())({ DOCSBASE_ADMIN_TOKEN: token });
+    expect(await userStatus(served, token)).toBe(200);
     expect(space).toMatchObject({ title: "Handbook", organization: org.id });
+    expect(printed).toEqual([]);
+  });
+
+  it("works with DOCSBASE_ADMIN_TOKEN unset: the token bootstrap created is printed and valid", async () => {
+    const { served, space, org, printed } = await (await embeddingExample())({});
+    expect(space).toMatchObject({ title: "Handbook", organization: org.id });
+    const token = /^Operator token: (\S+)$/.exec(printed[0] ?? "")?.[1];
+    expect(token).toBeDefined();
+    expect(await userStatus(served, token!)).toBe(200);
   });
 });
 

@@ -14,7 +14,7 @@ const reference = require("@gitbook/api/spec/openapi.json") as {
   paths: Record<string, Record<string, { operationId?: string }>>;
 };
 
-/** Operations the reference document does not have (DESIGN.md, "Extensions beyond SPEC.md"). */
+/** Operations the reference document does not have: docsbase's extensions. */
 const EXTENSIONS = new Set([
   "getPublishedOpenAPISpec",
   "updateConversationsIssuesCluster",

@@ -3,7 +3,7 @@ import { operations } from "../src/core/operations.js";
 import { createWorkspace } from "./support/workspace.js";
 
 /**
- * Bad input never yields a 500 (DESIGN.md, "Errors and bad input"): every operation of the
+ * Bad input never yields a 500, but a 4xx naming the field: every operation of the
  * registry receives malformed bodies, queries and path parameters, on real objects and on
  * missing ones, and must answer a 4xx (or a success, where the input happens to be acceptable).
  */

@@ -29,7 +29,7 @@ export class Reply<T = unknown> {
 
 /**
  * The answer of a delete: 205 when something was deleted, 204 when nothing existed
- * (DESIGN.md, "Sources of truth").
+ * (the reference's convention for deletes).
  */
 export const deleted = (existed: boolean) => new Reply<never>(existed ? 205 : 204);
 /**
@@ -84,7 +84,7 @@ export interface Operation<
   L extends object = object,
   T extends TransactionMode = TransactionMode,
 > {
-  /** The reference `operationId`, or our own for extensions (DESIGN.md, "Extensions"). */
+  /** The reference `operationId`, or our own for extensions (operations the reference lacks). */
   readonly id: Id;
   readonly method: HttpMethod;
   /** Path under `/v1`, with `{name}` parameters as in OpenAPI. */

@@ -168,7 +168,7 @@ describe.each(STORAGE_KINDS)("conformance: change requests (%s)", (kind) => {
     const { status } = await api.spaces.applyTemplateToSpace(template.id, { id: space.id });
     expect(status).toBe(201);
     const { data: cr } = await api.spaces.createChangeRequest(space.id, {});
-    // SPEC.md's `changeRequestId` is not in the client's ApplySpaceTemplate type.
+    // The API's `changeRequestId` is not in the client's ApplySpaceTemplate type.
     await api.spaces.applyTemplateToSpace(space.id, { id: template.id, changeRequestId: cr.id } as {
       id: string;
     });

@@ -118,7 +118,7 @@ describe.each(STORAGE_KINDS)("conformance: site structure (%s)", (kind) => {
       path: "handbook",
       condition: "visitor.claims.unsigned.beta == true",
       spaceId: spaces[0]!,
-      // `hidden` is SPEC.md's, beyond the reference's request body.
+      // `hidden` is the API's, beyond the reference's request body.
       ...({ hidden: true } as object),
     });
     expect(updated).toMatchObject({ path: "handbook", title: "Docs", hidden: true });

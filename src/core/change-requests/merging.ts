@@ -16,8 +16,8 @@ import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
  * its space), both three-way merges against the change request's ancestor: the space revision it
  * was created from or last updated from (content-tree/merge.ts).
  *
- * Both answer 200 `{revision, result}`. Edits that collide are not an error (DESIGN.md, "Errors
- * and bad input"): they answer `result: "conflicts"` with `conflicts: [{page | file, reason}]`, and
+ * Both answer 200 `{revision, result}`. Edits that collide are not an error (the
+ * caller asked for nothing invalid): they answer `result: "conflicts"` with `conflicts: [{page | file, reason}]`, and
  * nothing changes. A merged or archived change request can be neither updated nor merged (409).
  * A merge must also satisfy the space's merge rules (merge-rules.ts), or it answers 403.
  */

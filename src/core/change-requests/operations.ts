@@ -31,7 +31,7 @@ import {
 import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
 
 /**
- * Change requests (SPEC.md, "Change requests and their content"): a numbered line of edits on a
+ * Change requests: a numbered line of edits on a
  * space, created from the space's current revision and merged back into it. Content writes inside
  * a change request are in content/writes.ts; update and merge in merging.ts.
  *

@@ -7,7 +7,7 @@ import { changeRequestStatus, type ChangeRequestRecord } from "./tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import { userSchema } from "../users/schemas.js";
 
-/** `ChangeRequestSubject` (SPEC.md, Limits: max 100). */
+/** `ChangeRequestSubject`: at most 100 characters, the API's limit. */
 export const changeRequestSubject = z.string().max(100);
 
 /**

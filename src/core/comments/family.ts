@@ -8,7 +8,7 @@ import type { ReadTransaction } from "../storage/port.js";
 import type { Thread, ThreadKind } from "./thread.js";
 
 /**
- * The two families of comment operations (SPEC.md, "Comments"): on a space and on a change
+ * The two families of comment operations: on a space and on a change
  * request. They differ in their ids, their path prefix and their path parameters only, except
  * that replies of change-request comments also take `resolved` and `format` on post.
  *

@@ -16,7 +16,7 @@ import { addOpenComments, commentPermissions, openDelta, requireDeleteRight } fr
 import { MemberPresenter } from "../members/present.js";
 
 /**
- * Comments on spaces and on change requests (SPEC.md, "Comments"; docs/comments.md): list, post,
+ * Comments on spaces and on change requests (docs/comments.md): list, post,
  * get, update (body, resolution, reactions), delete, and the commenters of the thread. Replies are
  * in replies.ts; get and update are written once for both, in posts.ts. Counters of open comments
  * change in the transaction of each change.

@@ -7,7 +7,7 @@ import { userSchema } from "../users/schemas.js";
 import { commentStatus } from "./tables.js";
 
 /**
- * Request and response schemas of comments and replies (SPEC.md, "Comment"; the reference
+ * Request and response schemas of comments and replies (the reference
  * `PostCommentSchema`, `UpdateCommentSchema`, `UpdateCommentReplySchema`, `Comment`,
  * `CommentReply`). See docs/comments.md for the choices the reference leaves open.
  */

@@ -5,7 +5,7 @@ import { siblingsOf } from "./tree.js";
 
 /**
  * Three-way merge of revision contents, for updating a change request from its space and for
- * merging it into the space (SPEC.md, "Change requests and their content").
+ * merging it into the space.
  *
  * Pages merge by page id and files by file id, against their common ancestor `base`:
  *

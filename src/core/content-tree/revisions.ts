@@ -18,7 +18,7 @@ import { type FullContent, type TreeNode } from "./tree.js";
 export type { FullContent } from "./tree.js";
 
 /**
- * Immutable revisions whose cost follows the edit (DESIGN.md, "Immutable revisions").
+ * Immutable revisions whose cost follows the edit.
  *
  * A revision's content is three persistent maps (content-addressed trees, hamt.ts), named by their
  * root hashes in the revision record:

@@ -116,7 +116,7 @@ export function onContent(at: ContentAt, flag: SpaceFlag): AccessRule<ContentSco
 
 /**
  * Content to edit: the space's live content or a change request's content, with the `edit`
- * permission on the space (which a `locked` space denies to everyone, SPEC.md, Space `editMode`).
+ * permission on the space (which a `locked` space, by its `editMode`, denies to everyone).
  * A merged or archived change request takes no more edits (409). Write with `commitDraft`
  * (content/target.ts).
  */

@@ -20,8 +20,8 @@ import { pageBody, pageBodyQuery } from "./page-body.js";
 import { pageTree } from "../content-tree/tree.js";
 
 /**
- * Content reads in three families that differ only in which content they name (SPEC.md, "Space
- * content", "Change requests and their content", and the reference's revision reads): a space's
+ * Content reads in three families that differ only in which content they name (space
+ * content, change-request content, and the reference's revision reads): a space's
  * current revision, a change request's head, or a revision by id. The access rule of each family
  * (`onContent`) loads that content before `run`.
  */

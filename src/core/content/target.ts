@@ -15,12 +15,12 @@ import {
 
 /**
  * Where content is read or written: a space's current content, a change request's content, or a
- * revision by id. Three families of operations (SPEC.md, "Space content", "Change requests and
- * their content") share their implementation through this; the access rules of content/access.ts
+ * revision by id. Three families of operations (space content, change-request content, revision
+ * reads) share their implementation through this; the access rules of content/access.ts
  * load content with these functions before `run`.
  */
 
-/** `{changeRequestId}` is the id or the number of the change request (SPEC.md). */
+/** `{changeRequestId}` is the id or the number of the change request. */
 export async function findChangeRequest(
   tx: ReadTransaction,
   space: string,

@@ -26,7 +26,7 @@ import { pageTree, siblingsOf } from "../content-tree/tree.js";
 import { remapPageReferences } from "../link-references/markdown-links.js";
 
 /**
- * Templates (SPEC.md, `POST /spaces/{spaceId}/content/template`, and the `template` of a new
+ * Templates (`POST /spaces/{spaceId}/content/template`, and the `template` of a new
  * change request). A template is a space: its id is the space's id, and applying it copies the
  * template's current pages and files into the target content.
  *

@@ -20,7 +20,7 @@ import { slugify } from "../content-tree/tree.js";
 import { createPageBody, updatePageBody, uploadFileBody } from "./write-bodies.js";
 
 /**
- * Content writes (DESIGN.md, "Extensions beyond SPEC.md"): create, update, move and delete pages,
+ * Content writes, docsbase's own operations (the reference has none): create, update, move and delete pages,
  * upload and delete files, on a live space and inside a change request. Each write commits a new
  * immutable revision holding only what changed.
  */

@@ -6,7 +6,7 @@
  * world (`shared/world.ts`) can name the type without an import cycle.
  */
 
-/** SPEC.md, "Conversations": low (minor friction), medium (workarounds exist), high (blocking). */
+/** The API's impact scale: low (minor friction), medium (workarounds exist), high (blocking). */
 export type ConversationImpact = "low" | "medium" | "high";
 
 /** A conversation as the analyzer receives it: what was ingested. */

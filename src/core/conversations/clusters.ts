@@ -80,7 +80,7 @@ export const updateConversationsIssuesCluster = defineOperation({
   method: "patch",
   path: "/orgs/{organizationId}/conversations-clusters/{clusterId}",
   tag,
-  summary: "Mute or unmute an issue cluster (docsbase's own; SPEC.md, Conversations)",
+  summary: "Mute or unmute an issue cluster (docsbase's own)",
   params: clusterParams,
   access: inConversations("manage"),
   body: z.object({ muted: z.boolean() }),

@@ -19,7 +19,7 @@ import {
 import { type ConversationRecord, conversationsTable } from "./tables.js";
 
 /**
- * Conversations of an organization (SPEC.md, "Conversations"; docs/conversations.md): ingested by
+ * Conversations of an organization (docs/conversations.md): ingested by
  * holders of the `ingestConversations` permission, read by members. Ingestion answers 204 at once
  * and queues one analysis per conversation (`analysis.ts`).
  */

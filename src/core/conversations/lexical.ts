@@ -123,7 +123,7 @@ function signals(text: string, phrases: readonly string[]): string[] {
 }
 
 /**
- * SPEC.md's impact from the user's words: `high` on any blocking signal (data loss, a crash, being
+ * The impact from the user's words: `high` on any blocking signal (data loss, a crash, being
  * blocked or locked out, no workaround, urgency), else `medium` on a failure signal (an error,
  * something broken, stuck or missing, a workaround), else `low`.
  */

@@ -13,7 +13,7 @@ import {
   termTotalsTable,
 } from "./tables.js";
 
-/** Conversations, the issues found in them and their clusters (SPEC.md, "Conversations"; docs/conversations.md). */
+/** Conversations, the issues found in them and their clusters (docs/conversations.md). */
 export const conversationsModule = defineModule({
   name: "conversations",
   tables: [

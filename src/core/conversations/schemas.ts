@@ -2,7 +2,7 @@ import { z } from "zod";
 import { pathParam, timestamp, url, wellFormed } from "../shared/schema.js";
 import { conversationImpact, conversationMetadata, conversationPart } from "./tables.js";
 
-/** The reference's `ConversationInput` limits (SPEC.md, "Conversations"). */
+/** The reference's `ConversationInput` limits. */
 export const MAX_CONVERSATION_ID_LENGTH = 255;
 export const MAX_SUBJECT_LENGTH = 512;
 /** Ours (docs/conversations.md, "Limits"): conversations per request, parts per conversation. */
@@ -86,7 +86,7 @@ export const issueSchema = z.object({
   object: z.literal("conversation-issue"),
   id: z.string(),
   title: z.string(),
-  /** The reference's plain-text summary; `details` is the same text as a document (SPEC.md). */
+  /** The reference's plain-text summary; `details` is the same text as a document. */
   summary: z.string(),
   details: documentSchema,
   impact: conversationImpact,

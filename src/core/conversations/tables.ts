@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTable } from "../storage/table.js";
 
-/** SPEC.md, "Conversations": the impact enumeration of conversations, issues and clusters. */
+/** The API's impact enumeration of conversations, issues and clusters. */
 export const conversationImpact = z.enum(["low", "medium", "high"]);
 
 /** The reference's `ConversationPartMessage`, the one kind of conversation part. */

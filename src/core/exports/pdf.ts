@@ -14,7 +14,7 @@ import { renderingFor } from "../link-references/markdown-links.js";
 import { type ExportRecord, exportsTable } from "./tables.js";
 
 /**
- * PDF export of a change request (SPEC.md, `GET .../pdf`). The operation answers `{url}`; the URL
+ * PDF export of a change request (`GET .../pdf`). The operation answers `{url}`; the URL
  * names an export record with a random id, valid for {@link EXPORT_TTL_MS}, so a browser can open
  * it without a bearer token. The PDF is rendered on first download and memoized per revision,
  * page and `only`, since revisions never change.

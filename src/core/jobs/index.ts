@@ -1,5 +1,5 @@
 /**
- * Background work (DESIGN.md, "Background work"): one mechanism for every runtime. An operation
+ * Background work: one mechanism for every runtime. An operation
  * queues a job in the write transaction of the change that needs it (`scheduleJob`); whoever hosts
  * docsbase drains due jobs (`runDueJobs`): the standalone server every second and at once after a
  * request that queued one, a worker through `waitUntil`, a test on demand (`docsbase.runJobs()`).

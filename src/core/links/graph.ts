@@ -16,7 +16,7 @@ import {
 /**
  * The link graph of a revision: every link of every page, resolved against that revision, grouped
  * by target. A revision never changes, so the graph is computed once per revision and kept in
- * `world.cache` under `links:<revisionId>` (DESIGN.md, "Immutable revisions").
+ * `world.cache` under `links:<revisionId>`.
  */
 
 /** One target with the pages that link to it, in reading order. */

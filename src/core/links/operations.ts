@@ -18,7 +18,7 @@ import {
 } from "./present.js";
 
 /**
- * Links and backlinks (SPEC.md, "Links and backlinks"), in two families that differ only in the
+ * Links and backlinks, in two families that differ only in the
  * content they read: a space's current revision, or a change request's head.
  *
  * - A links list has one item per target and relation, with the pages that link there; `status`

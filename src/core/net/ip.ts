@@ -1,5 +1,5 @@
 /**
- * Classification of IP addresses for the outbound-HTTP guard (DESIGN.md, "Outbound HTTP").
+ * Classification of IP addresses for the outbound-HTTP guard (docs/security.md).
  *
  * The rule is an allow-list in spirit: an address is `public` only when it is ordinary global
  * unicast. Every range of the IANA special-purpose registries that is not globally reachable is

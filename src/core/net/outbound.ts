@@ -46,7 +46,7 @@ const BODY_HEADERS = [
 const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 
 /**
- * Builds the guarded `fetch` that core uses to reach the network (DESIGN.md, "Outbound HTTP").
+ * Builds the guarded `fetch` that core uses to reach the network (docs/security.md).
  *
  * It refuses, with an {@link OutboundError}: URLs other than http: and https:; hosts that are, or
  * resolve to, a non-public address (see `classifyAddress`), and `localhost` or `*.localhost`;

@@ -4,7 +4,7 @@ import { specOperations } from "./specs.js";
 import { openAPISpecsTable, openAPISpecVersionsTable } from "./tables.js";
 import { versionOperations } from "./versions.js";
 
-/** OpenAPI specs and their versions (SPEC.md, "OpenAPI spec"; docs/openapi-specs.md). */
+/** OpenAPI specs and their versions (docs/openapi-specs.md). */
 export const openAPIModule = defineModule({
   name: "openapi",
   tables: [openAPISpecsTable, openAPISpecVersionsTable],

@@ -8,7 +8,7 @@ import {
   openAPISpecVisibility,
 } from "./tables.js";
 
-/** SPEC.md, "OpenAPI spec" and Limits: 1 to 100 characters of letters and digits in dash-separated runs. */
+/** A spec's slug, the API's limit: 1 to 100 characters of letters and digits in dash-separated runs. */
 export const OPENAPI_SLUG_PATTERN = /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/;
 export const MAX_OPENAPI_SLUG_LENGTH = 100;
 

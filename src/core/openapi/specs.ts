@@ -31,7 +31,7 @@ import {
 } from "./tables.js";
 
 /**
- * OpenAPI specs of an organization (SPEC.md, "OpenAPI specs"): listed and read by `read` members,
+ * OpenAPI specs of an organization (docs/openapi-specs.md): listed and read by `read` members,
  * created, replaced, published and deleted by admins. Creating or replacing one queues its
  * processing (see `process.ts`); what it produced is read through the versions (`versions.ts`).
  */

@@ -10,7 +10,7 @@ import { strongest, type DefaultLevel, type Role } from "../shared/roles.js";
 import type { Caller, Context } from "../shared/world.js";
 
 /**
- * Who may do what (DESIGN.md, "Permissions").
+ * Who may do what.
  *
  * - A caller's organization role is their membership role; a guest member has `null`.
  * - On a collection or space, an organization admin is admin. Any other non-guest member gets the
@@ -111,8 +111,8 @@ export async function teamsOf(tx: ReadTransaction, organization: string, user: s
 }
 
 /**
- * The one resolution of a member's role on a space or collection (DESIGN.md, "Permissions";
- * docs/permissions.md): the strongest of
+ * The one resolution of a member's role on a space or collection
+ * (docs/permissions.md): the strongest of
  *
  * - the organization role (an organization admin is admin everywhere, at once);
  * - the content's effective `defaultLevel` (the nearest level set on it or the collections above

@@ -16,7 +16,7 @@ import { pageResultSchema, spaceResultSchema } from "./schemas.js";
 import { pageAt, pageHit, rankPages, type PageHit } from "./search-index.js";
 
 /**
- * Search (SPEC.md, "Search results"): full text over page titles and sections, in one space or
+ * Search: full text over page titles and sections, in one space or
  * across the spaces of an organization that the caller can read. A space the caller cannot read
  * contributes nothing, so its pages never show. Ranking and indexing: see search-index.ts.
  *

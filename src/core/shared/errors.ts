@@ -1,6 +1,6 @@
 /**
  * Typed failures of core operations. Core throws them with a stable `code`; `src/http` maps each
- * code to one status in a single table (SPEC.md "Errors", DESIGN.md "Errors and bad input").
+ * code to one status in a single table and renders `{error: {code, message}}`, the API's error shape.
  */
 export type ErrorCode =
   | "bad_request"

@@ -6,7 +6,7 @@ import { queryInteger } from "./schema.js";
 import { fnv1a } from "./digest.js";
 
 /**
- * Pagination of list operations (SPEC.md, Conventions 2): `{next: {page}, count, items}`.
+ * Pagination of list operations, the API's list shape: `{next: {page}, count, items}`.
  *
  * Pages are keyset-based: the opaque `page` token holds the index position of the last item
  * returned, so items added or removed between two calls never shift later pages (no item is
@@ -21,7 +21,7 @@ import { fnv1a } from "./digest.js";
 
 /** Items per page when `limit` is not given. */
 export const DEFAULT_PAGE_SIZE = 100;
-/** Largest accepted `limit` (SPEC.md, Limits). */
+/** Largest accepted `limit`, the API's limit. */
 export const MAX_PAGE_SIZE = 1000;
 /**
  * The budget of a page of a list whose items may be large (documents: comments, change requests;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Roles, strongest first (SPEC.md, Conventions 6): admin, create, review, edit, comment, read.
+ * Roles, strongest first, as the API names them: admin, create, review, edit, comment, read.
  * `null` is a guest: an organization member with no organization-wide role.
  */
 export const MEMBER_ROLES = ["admin", "create", "edit", "review", "comment", "read"] as const;

@@ -23,7 +23,7 @@ export const queryInteger = (min: number, max: number) =>
 
 /** Longest id a client may send: path parameters and ids in bodies and queries (docs/api.md, "Limits"). */
 export const MAX_ID_LENGTH = 128;
-/** Longest URL a client may store (SPEC.md, Limits: the organization logo URL, max 2048). */
+/** Longest URL a client may store (the API's limit for the organization logo URL, max 2048). */
 export const MAX_URL_LENGTH = 2048;
 
 /**
@@ -86,7 +86,7 @@ export const timestamp = () => z.string();
 /** `urls` objects: absolute URI strings. */
 export const url = () => z.string();
 
-/** Formats zod issues so the message names each field and its rule (DESIGN.md, "Errors"). */
+/** Formats zod issues so the message names each field and its rule: a 400 a caller can act on. */
 export function describeIssues(where: string, error: z.ZodError): string {
   return error.issues
     .slice(0, 5)

@@ -14,7 +14,7 @@ export type { DerivedCache } from "./cache.js";
 
 /**
  * Everything an operation may reach outside its input: injected so that tests are deterministic
- * and so that the core runs unchanged on every runtime (DESIGN.md, "Injected world").
+ * and so that the core runs unchanged on every runtime.
  */
 export interface World {
   readonly storage: Storage;
@@ -34,7 +34,7 @@ export interface World {
   /** Per-instance memo of values derived from immutable revisions. */
   readonly cache: DerivedCache;
   /**
-   * The only way core reaches the network (DESIGN.md, "Outbound HTTP"). Called from job handlers,
+   * The only way core reaches the network, so that one guard sees every request. Called from job handlers,
    * never inside a storage transaction.
    */
   readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

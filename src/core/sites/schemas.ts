@@ -3,14 +3,14 @@ import { pathParam, timestamp, wellFormed } from "../shared/schema.js";
 import { spaceSchema, type Space } from "../spaces/schemas.js";
 import { siteAgentsContext, siteType, siteVisibility } from "./tables.js";
 
-/** Request fields and their limits (SPEC.md, "Limits"), then the response shapes of the reference. */
+/** Request fields and their limits (the API's), then the response shapes of the reference. */
 
 export const siteParams = z.object({ organizationId: pathParam(), siteId: pathParam() });
 
 export const siteTitle = z.string().min(2).max(128).check(wellFormed());
 export const siteBasename = z.string().min(1).max(100).check(wellFormed());
 /**
- * SPEC.md's hostname: at least three dot-separated labels of lowercase letters, digits and
+ * A site's hostname: at least three dot-separated labels of lowercase letters, digits and
  * hyphens, 1 to 63 characters each, not starting or ending with a hyphen; at most 512 characters.
  * The pattern is the reference's `SiteHostname`, whose last label takes at least two characters.
  */

@@ -7,7 +7,7 @@ import { sitesTable, siteSpacesTable } from "./tables.js";
 type SiteCreate = ClientInput<Operations["createSite"]>["body"];
 type SiteUpdate = ClientInput<Operations["updateSiteById"]>["body"];
 
-/** Site operations: role rules, every limit of SPEC.md at its boundary, uniqueness and defaults. */
+/** Site operations: role rules, every limit of the API at its boundary, uniqueness and defaults. */
 describe("sites", () => {
   async function setup() {
     const w = await createWorkspace();

@@ -12,7 +12,7 @@ import { type SpaceRecord, spacesTable } from "./tables.js";
 import { presentSpace } from "./present.js";
 
 /**
- * A space's life after creation (SPEC.md, "States and transitions"): DELETE marks it deleted and
+ * A space's life after creation: DELETE marks it deleted and
  * schedules its permanent removal 7 days later; within those 7 days (by the injected clock) it can
  * be restored; afterwards it is gone for every operation, whether or not the removal job has run.
  */

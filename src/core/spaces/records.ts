@@ -4,7 +4,7 @@ import { commitRevision, type Revision } from "../content-tree/revisions.js";
 import type { World } from "../shared/world.js";
 import { type SpaceRecord, spacesTable } from "./tables.js";
 
-/** How long a deleted space stays restorable before it is permanently removed (SPEC.md, Limits). */
+/** How long a deleted space stays restorable before it is permanently removed, 7 days as the API defines. */
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**

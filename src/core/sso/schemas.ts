@@ -18,13 +18,13 @@ import type { SAMLProviderRecord } from "./tables.js";
  * before `trim()`, so whitespace padding cannot carry a longer value past it. `min(1)` comes after
  * the trim, so that blank is empty.
  */
-/** SPEC.md, Limits: SAML label 1 to 30. */
+/** SAML label: 1 to 30, the API's limit. */
 export const samlLabel = z.string().max(30).trim().min(1).check(wellFormed());
-/** SPEC.md, Limits: SAML entityID max 1024 (and not empty: an empty entity ID identifies nothing). */
+/** SAML entityID: at most 1024, the API's limit (and not empty: an empty entity ID identifies nothing). */
 export const samlEntityID = z.string().max(1024).trim().min(1).check(wellFormed());
-/** SPEC.md, Limits: SAML certificate max 10000; `certificate.ts` checks what it holds. */
+/** SAML certificate: at most 10000, the API's limit; `certificate.ts` checks what it holds. */
 export const samlCertificate = z.string().max(10000).trim().min(1);
-/** SPEC.md, Limits: SAML ssoURL max 2048; the identity provider's sign-in URL, https only. */
+/** SAML ssoURL: at most 2048, the API's limit; the identity provider's sign-in URL, https only. */
 export const samlSsoURL = z
   .string()
   .max(MAX_URL_LENGTH)

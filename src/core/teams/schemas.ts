@@ -4,7 +4,7 @@ import { timestamp, wellFormed } from "../shared/schema.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { teamMemberRole, teamMembersTable } from "./tables.js";
 
-/** SPEC.md, Limits: team title 1 to 64. */
+/** Team title: 1 to 64 characters, the API's limit. */
 export const teamTitle = z.string().trim().min(1).max(64).check(wellFormed());
 /** Most users named by one list of a team write (`members`, `add`, `remove`, `memberships`). */
 export const MAX_TEAM_CHANGES = 1000;

@@ -3,7 +3,7 @@ import { forgetTranslation, translationOperations } from "./operations.js";
 import { RUN_TRANSLATION_JOB, runTranslation } from "./run.js";
 import { translatedPagesTable, translationsTable } from "./tables.js";
 
-/** Translations of spaces by a pluggable engine (SPEC.md, "Translation"; docs/translations.md). */
+/** Translations of spaces by a pluggable engine (docs/translations.md). */
 export const translationsModule = defineModule({
   name: "translations",
   tables: [translationsTable, translatedPagesTable],

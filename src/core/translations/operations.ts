@@ -19,7 +19,7 @@ import { z } from "zod";
 import { translatedPagesTable, type TranslationRecord, translationsTable } from "./tables.js";
 
 /**
- * Translations of an organization (SPEC.md, "Translations"; docs/translations.md): listed and read
+ * Translations of an organization (docs/translations.md): listed and read
  * by `read` members, created, changed, run and deleted by admins. Creating one makes its result
  * space and queues a run (`run.ts`); without an engine, create and run answer 503.
  */

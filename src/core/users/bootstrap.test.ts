@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../adapters/memory/index.js";
 import { createDocsbase } from "../../docsbase.js";
-import { tokensTable } from "./tables.js";
-import { BOOTSTRAP_TOKEN_LABEL } from "./bootstrap.js";
+import { tokensTable, usersTable } from "./tables.js";
+import { BOOTSTRAP_TOKEN_LABEL, MIN_OPERATOR_TOKEN_LENGTH } from "./bootstrap.js";
 import { hashToken } from "./tokens.js";
 
 function setup() {
@@ -97,5 +97,49 @@ describe("bootstrap: the operator token follows the environment", () => {
     const { token } = await operator.createUserToken({ userId: user.id });
     await expect(docsbase.bootstrap({ token })).rejects.toThrow(/another user's token/);
     expect((await docsbase.as({ token }).getAuthenticatedUser()).id).toBe(user.id);
+  });
+
+  it("refuses an operator token shorter than the CLI accepts, naming token, before storing anything", async () => {
+    const { docsbase, storage } = setup();
+    await expect(docsbase.bootstrap({ token: "x" })).rejects.toMatchObject({
+      code: "bad_request",
+      message: "token: the operator token must be at least 16 characters long, got 1",
+    });
+    const short = "a".repeat(MIN_OPERATOR_TOKEN_LENGTH - 1);
+    await expect(docsbase.bootstrap({ token: short })).rejects.toThrow(/^token: /);
+    await expect(docsbase.bootstrap({ token: 42 as unknown as string })).rejects.toThrow(
+      "token: must be a string or left out, got number",
+    );
+    const operators = await storage.read((tx) =>
+      tx.list(usersTable, { index: "byKind", where: ["operator"] }),
+    );
+    expect(operators).toEqual([]);
+    const { userId } = await docsbase.bootstrap({ token: "a".repeat(MIN_OPERATOR_TOKEN_LENGTH) });
+    expect(userId).toBeTypeOf("string");
+  });
+});
+
+describe("as(): a caller that names no one is refused at once, saying so", () => {
+  it("throws naming token when the token is missing or not a string", () => {
+    const { docsbase } = setup();
+    const env: Record<string, string | undefined> = {};
+    const missing = env["DOCSBASE_ADMIN_TOKEN"];
+    expect(() => docsbase.as({ token: missing as string })).toThrow(
+      "token: must be a string, got undefined: as() takes { token } or { userId }",
+    );
+    expect(() => docsbase.as({ token: null as unknown as string })).toThrow(
+      /^token: must be a string, got null/,
+    );
+    expect(() => docsbase.as({} as { token: string })).toThrow(/^token: must be a string, got undefined/);
+    expect(() => docsbase.as({ userId: 7 as unknown as string })).toThrow(
+      /^userId: must be a string, got number/,
+    );
+  });
+
+  it("still rejects each call of a string token that names no one with unauthorized", async () => {
+    const { docsbase } = setup();
+    await expect(docsbase.as({ token: "dbt_nobody" }).getAuthenticatedUser()).rejects.toMatchObject({
+      code: "unauthorized",
+    });
   });
 });

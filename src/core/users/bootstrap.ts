@@ -2,6 +2,7 @@ import { tokensTable, usersTable, type UserRecord } from "./tables.js";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { hashToken, newToken, storeToken } from "./tokens.js";
+import { badRequest } from "../shared/errors.js";
 
 export interface BootstrapResult {
   /** The operator user's id. */
@@ -14,11 +15,19 @@ export interface BootstrapResult {
 export const BOOTSTRAP_TOKEN_LABEL = "Operator token (bootstrap)";
 
 /**
- * Makes sure the operator exists (DESIGN.md, "Public surface"). With `token` (for example from
+ * The shortest operator token `bootstrap` accepts, as `docsbase serve` requires of
+ * `DOCSBASE_ADMIN_TOKEN`: the operator token opens every user's data, so it must not be guessable.
+ */
+export const MIN_OPERATOR_TOKEN_LENGTH = 16;
+
+/**
+ * Makes sure the operator exists: the one user who creates users and their tokens. With `token` (for example from
  * `DOCSBASE_ADMIN_TOKEN`) that token becomes the operator's bootstrap token, idempotently across
  * restarts, and a previous bootstrap token (another `DOCSBASE_ADMIN_TOKEN`, or the one printed on
  * the first start) is revoked: the operator token follows the environment. Without it, a token is
  * generated only when the operator is created, i.e. on an empty database, and nothing is revoked.
+ * A `token` that is not a string of {@link MIN_OPERATOR_TOKEN_LENGTH} characters or more is
+ * refused (a `bad_request` `DocsbaseError` naming `token`) before anything is stored.
  *
  * @example
  * ```ts
@@ -27,6 +36,7 @@ export const BOOTSTRAP_TOKEN_LABEL = "Operator token (bootstrap)";
  * ```
  */
 export async function bootstrapOperator(world: World, token?: string): Promise<BootstrapResult> {
+  checkOperatorToken(token);
   const hash = token === undefined ? undefined : hashToken(token);
   return world.storage.write(async (tx) => {
     let [operator] = await tx.list(usersTable, {
@@ -56,6 +66,19 @@ export async function bootstrapOperator(world: World, token?: string): Promise<B
     await storeToken(tx, world, operator.id, fresh, { bootstrap: true, label: BOOTSTRAP_TOKEN_LABEL });
     return { userId: operator.id, token: fresh };
   });
+}
+
+/** Refuses, as the CLI does, an operator token a caller could guess or that is not text. */
+function checkOperatorToken(token: unknown): asserts token is string | undefined {
+  if (token === undefined) return;
+  if (typeof token !== "string") {
+    throw badRequest(`token: must be a string or left out, got ${token === null ? "null" : typeof token}`);
+  }
+  if (token.length < MIN_OPERATOR_TOKEN_LENGTH) {
+    throw badRequest(
+      `token: the operator token must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters long, got ${token.length}`,
+    );
+  }
 }
 
 /**
