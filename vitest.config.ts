@@ -25,6 +25,7 @@ import { defineConfig } from "vitest/config";
 const CLI = [
   "test/cli.test.ts",
   "test/cli-admin-token.test.ts",
+  "test/cli-commands.test.ts",
   "test/cli-test-double.test.ts",
   "test/crash.test.ts",
   "test/outbound.test.ts",

@@ -31,6 +31,10 @@ export interface ServeOptions {
   readonly modules?: readonly ResourceModule[];
   /** Public base URL used in `urls`; defaults to `http://<host>:<port>`. */
   readonly baseUrl?: string;
+  /** Base of application URLs (`urls.app`), `--app-url`; defaults to `baseUrl`. */
+  readonly appUrl?: string;
+  /** Base of download URLs (`--download-url`); defaults to `baseUrl` (see `createDocsbase`). */
+  readonly downloadBaseUrl?: string;
   /** Operator token to register (from `DOCSBASE_ADMIN_TOKEN`). */
   readonly adminToken?: string;
   /** Lets outbound HTTP reach non-public addresses (`--allow-private-network`). Default `false`. */
@@ -185,6 +189,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       ...options.testDouble,
       storage,
       baseUrl: options.baseUrl ?? url,
+      ...(options.appUrl ? { appUrl: options.appUrl } : {}),
+      ...(options.downloadBaseUrl ? { downloadBaseUrl: options.downloadBaseUrl } : {}),
       allowPrivateNetwork: options.allowPrivateNetwork ?? false,
       ...(options.translator ? { translator: libreTranslate(options.translator) } : {}),
       ...(options.adminToken ? { operatorToken: options.adminToken } : {}),
@@ -207,6 +213,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     docsbase = createDocsbase({
       storage,
       baseUrl: options.baseUrl ?? url,
+      ...(options.appUrl ? { appUrl: options.appUrl } : {}),
+      ...(options.downloadBaseUrl ? { downloadBaseUrl: options.downloadBaseUrl } : {}),
       allowPrivateNetwork: options.allowPrivateNetwork ?? false,
       ...(options.translator ? { translator: libreTranslate(options.translator) } : {}),
       rateLimit: options.rateLimit ?? true,
