@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { MIN_OPERATOR_TOKEN_LENGTH } from "../core/users/bootstrap.js";
 import { FixtureError, parseFixture, type Fixture } from "../testing/fixture.js";
 import { ADMIN_COMMANDS, runAdminCommand } from "./admin.js";
 import {
@@ -302,8 +303,8 @@ async function serve(
     return fail("--pool-size needs --postgres (or DOCSBASE_DATABASE_URL)");
   }
   const adminToken = env["DOCSBASE_ADMIN_TOKEN"] || undefined;
-  if (adminToken !== undefined && adminToken.length < 16) {
-    return fail("DOCSBASE_ADMIN_TOKEN must be at least 16 characters long");
+  if (adminToken !== undefined && adminToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
+    return fail(`DOCSBASE_ADMIN_TOKEN must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters long`);
   }
   const allowFromEnv = (env["DOCSBASE_ALLOW_PRIVATE_NETWORK"] ?? "").toLowerCase();
   if (!["", "0", "false", "1", "true"].includes(allowFromEnv)) {
