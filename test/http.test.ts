@@ -18,6 +18,30 @@ describe("fetch handler", () => {
     expect(malformed.body).toEqual({ error: { code: 401, message: expect.stringContaining("Bearer") } });
   });
 
+  it("reads the Authorization header's token in every form the Bearer scheme allows, and only those", async () => {
+    const t = await createTestDocsbase();
+    const token = t.operatorToken;
+    const status = async (authorization: string) =>
+      (await t.request("GET", "/user", { token: null, headers: { authorization } })).status;
+    for (const accepted of [
+      `Bearer ${token}`,
+      `bearer ${token}`,
+      `BEARER\t${token}`,
+      `Bearer   ${token}  `,
+    ]) {
+      expect(await status(accepted), accepted).toBe(200);
+    }
+    for (const refused of [
+      `Bearer ${token}x`,
+      `Bearer ${token} x`,
+      `Bearer${token}`,
+      `Bearer \u00e9${token}`,
+      "Bearer ",
+    ]) {
+      expect(await status(refused), refused).toBe(401);
+    }
+  });
+
   it("answers 404 for unknown paths and 405 with Allow for a known path with another method", async () => {
     const t = await createTestDocsbase();
     const missing = await t.request("GET", "/nothing/here");

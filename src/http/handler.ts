@@ -270,13 +270,27 @@ async function callerOf(
   }
   const header = request.header("authorization");
   if (!header) return null;
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  const token = bearerToken(header);
   // Checked before the token is looked up, so that a blocked guesser learns nothing more.
   options.rateLimit?.checkAuthentication(address, token);
   const caller = token ? await options.authenticate(token) : null;
   if (caller) return caller;
   options.rateLimit?.authenticationFailed(address, token);
   throw unauthorized(token ? "The token is not valid" : 'The Authorization header must be "Bearer <token>"');
+}
+
+/** The token of a `Bearer <token>` Authorization header, else undefined. */
+function bearerToken(header: string): string | undefined {
+  // The usual form, "Bearer " and a token of visible ASCII, is read without a regular expression.
+  if (header.startsWith("Bearer ") && header.length > 7) {
+    let plain = true;
+    for (let i = 7; i < header.length && plain; i++) {
+      const code = header.charCodeAt(i);
+      plain = code > 0x20 && code < 0x7f;
+    }
+    if (plain) return header.slice(7);
+  }
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
 }
 
 async function readJson(request: PlainRequest, maxBytes: number): Promise<unknown> {

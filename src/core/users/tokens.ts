@@ -71,7 +71,22 @@ export async function storeToken(
 
 /** Whether a token no longer authenticates at `now`. */
 export function isExpired(record: TokenRecord, now: Date): boolean {
-  return record.expiresAt !== undefined && Date.parse(record.expiresAt) <= now.getTime();
+  return record.expiresAt !== undefined && timesOf(record).expires <= now.getTime();
+}
+
+/** The times of token records, parsed once per record: a cached token is checked on every request. */
+const parsedTimes = new WeakMap<TokenRecord, { readonly expires: number; readonly lastUsed: number }>();
+
+function timesOf(record: TokenRecord): { readonly expires: number; readonly lastUsed: number } {
+  let times = parsedTimes.get(record);
+  if (!times) {
+    times = {
+      expires: record.expiresAt === undefined ? Number.NaN : Date.parse(record.expiresAt),
+      lastUsed: record.lastUsedAt === undefined ? Number.NaN : Date.parse(record.lastUsedAt),
+    };
+    parsedTimes.set(record, times);
+  }
+  return times;
 }
 
 /**
@@ -255,8 +270,7 @@ async function sweepExpiredReaderTokens(tx: WriteTransaction, now: Date): Promis
 
 function isStale(record: TokenRecord, now: Date): boolean {
   return (
-    record.lastUsedAt === undefined ||
-    now.getTime() - Date.parse(record.lastUsedAt) >= LAST_USED_GRANULARITY_MS
+    record.lastUsedAt === undefined || now.getTime() - timesOf(record).lastUsed >= LAST_USED_GRANULARITY_MS
   );
 }
 
