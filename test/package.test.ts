@@ -65,7 +65,7 @@ describe("built package", () => {
   });
 
   it("runs the docsbase binary", () => {
-    const help = execFileSync(process.execPath, [join(root, manifest.bin["docsbase"]!), "--help"], {
+    const help = execFileSync(process.execPath, [join(root, manifest.bin["docsbase"]!), "serve", "--help"], {
       encoding: "utf8",
     });
     expect(help).toContain("Usage: docsbase serve");
