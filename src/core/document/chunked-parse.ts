@@ -359,7 +359,8 @@ function lineCount(text: string): number {
   return count;
 }
 
-function isBlank(text: string, start: number, end: number): boolean {
+/** Whether `text[start, end)` holds only spaces, tabs and carriage returns (a blank line). */
+export function isBlank(text: string, start: number, end: number): boolean {
   for (let index = start; index < end; index++) {
     const char = text[index];
     if (char !== " " && char !== "\t" && char !== "\r") return false;

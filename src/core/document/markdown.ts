@@ -5,7 +5,7 @@ import { toMarkdown } from "mdast-util-to-markdown";
 import { gfm } from "micromark-extension-gfm";
 import { textMemo } from "../shared/text-memo.js";
 import { MAX_DOCUMENT_DEPTH } from "./schema.js";
-import { parseInChunks, type ChunkResult } from "./chunked-parse.js";
+import { isBlank, parseInChunks, type ChunkResult } from "./chunked-parse.js";
 
 /**
  * The one markdown dialect of page content: CommonMark with GitHub's extensions (tables,
@@ -342,14 +342,6 @@ function depthExceeds(root: Nodes, limit: number): boolean {
     if ("children" in node) for (const child of node.children) stack.push([child, depth + 1]);
   }
   return false;
-}
-
-function isBlank(text: string, start: number, end: number): boolean {
-  for (let index = start; index < end; index++) {
-    const char = text[index];
-    if (char !== " " && char !== "\t" && char !== "\r") return false;
-  }
-  return true;
 }
 
 /**
