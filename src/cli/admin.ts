@@ -4,7 +4,15 @@ import { sqliteStorage } from "../adapters/sqlite/index.js";
 import type { Storage } from "../core/storage/port.js";
 import { isDocsbaseError } from "../core/shared/errors.js";
 import { createDocsbase, type Docsbase } from "../docsbase.js";
-import { type CliIo, type CliOption, type CommandSpec, type OptionValues, stringOption } from "./help.js";
+import {
+  type CliIo,
+  type CliOption,
+  type CommandSpec,
+  DEFAULT_DB,
+  type OptionValues,
+  postgresUrlError,
+  stringOption,
+} from "./help.js";
 
 /**
  * `docsbase users create` and `docsbase tokens create|list|revoke`: the operator's user and token
@@ -16,7 +24,7 @@ const DB: CliOption = {
   name: "db",
   type: "string",
   value: "FILE",
-  default: "./docsbase.sqlite",
+  default: DEFAULT_DB,
   text: "SQLite file of the server (it must exist: `docsbase serve` creates it).",
 };
 const POSTGRES: CliOption = {
@@ -206,11 +214,11 @@ function commandOf(
 function storageOf(values: OptionValues, env: Readonly<Record<string, string | undefined>>): Storage {
   const postgres = stringOption(values, POSTGRES, env);
   if (postgres !== undefined) {
-    if (!/^postgres(ql)?:\/\//.test(postgres))
-      throw new UsageError("--postgres must be a postgres:// or postgresql:// URL");
+    const refused = postgresUrlError(postgres);
+    if (refused !== undefined) throw new UsageError(refused);
     return postgresStorage({ connectionString: postgres, poolSize: 1 });
   }
-  const db = typeof values["db"] === "string" ? values["db"] : "./docsbase.sqlite";
+  const db = typeof values["db"] === "string" ? values["db"] : DEFAULT_DB;
   if (!existsSync(db))
     throw new UsageError(`--db: no database at ${db} (\`docsbase serve --db ${db}\` creates it)`);
   return sqliteStorage({ filename: db });

@@ -7,9 +7,11 @@ import {
   type CliOption,
   commandHelp,
   type CommandSpec,
+  DEFAULT_DB,
   type OptionValues,
   packageVersion,
   parseOptions,
+  postgresUrlError,
   shortSummary,
   stringOption,
 } from "./help.js";
@@ -88,7 +90,7 @@ const SERVE: CommandSpec = {
       name: "db",
       type: "string",
       value: "FILE",
-      default: "./docsbase.sqlite",
+      default: DEFAULT_DB,
       text: "SQLite file (WAL mode).",
     },
     { name: "memory", type: "boolean", text: "Keep data in memory only: nothing survives a restart." },
@@ -288,8 +290,9 @@ async function serve(
   }
   // The test double is in memory whatever the environment says.
   const postgres = testDouble ? undefined : (flags.postgres ?? (env["DOCSBASE_DATABASE_URL"] || undefined));
-  if (postgres !== undefined && !/^postgres(ql)?:\/\//.test(postgres)) {
-    return fail(`--postgres must be a postgres:// or postgresql:// URL`);
+  const postgresRefused = postgres === undefined ? undefined : postgresUrlError(postgres);
+  if (postgresRefused !== undefined) {
+    return fail(postgresRefused);
   }
   if (postgres !== undefined && flags.memory) {
     return fail("--memory and --postgres (or DOCSBASE_DATABASE_URL) cannot be used together");
@@ -320,7 +323,7 @@ async function serve(
   const starting = startServer({
     port,
     host: flags.host,
-    db: flags.db ?? "./docsbase.sqlite",
+    db: flags.db ?? DEFAULT_DB,
     memory: flags.memory,
     ...(postgres !== undefined ? { postgres } : {}),
     ...(poolSize !== undefined ? { poolSize } : {}),

@@ -141,3 +141,13 @@ export function packageVersion(): string {
     directory = parent;
   }
 }
+
+/** Where `serve` and the users and tokens commands find their SQLite file when told nothing else. */
+export const DEFAULT_DB = "./docsbase.sqlite";
+
+/** The refusal of a `--postgres` value that is not a PostgreSQL URL, else undefined. */
+export function postgresUrlError(url: string): string | undefined {
+  return /^postgres(ql)?:\/\//.test(url)
+    ? undefined
+    : "--postgres must be a postgres:// or postgresql:// URL";
+}
