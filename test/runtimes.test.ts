@@ -4,11 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeOn, type RuntimeName as Runtime } from "./support/runtimes.js";
 
 /**
- * The same fetch handler served by Deno and by Bun (their npm packages ship the binaries): the
- * runtime-neutral core, bundled once, answers real HTTP on each runtime's own server, in memory
- * and on a SQLite file through the runtime's own driver (`bun:sqlite`, Deno's `node:sqlite`).
+ * The same fetch handler served by Deno and by Bun: the runtime-neutral core, bundled once,
+ * answers real HTTP on each runtime's own server, in memory and on a SQLite file through the
+ * runtime's own driver (`bun:sqlite`, Deno's `node:sqlite`). The runtimes are not in the default
+ * install: `npm run runtimes` puts the pinned versions in node_modules/.cache/runtimes, and
+ * without them their suites are skipped, saying so (under CI they fail; test/support/runtimes.ts).
  * Last, Node without better-sqlite3: the CLI says what to install.
  */
 const root = join(import.meta.dirname, "..");
@@ -17,10 +20,10 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const TOKEN = "dbt_runtime_test_token";
 const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
 
-/** How each runtime runs a script, with the file arguments it may read and write. */
-const runtimes = {
-  deno: (script: string, args: string[]) => [
-    join(root, "node_modules/.bin/deno"),
+/** How each runtime's binary runs a script, with the file arguments it may read and write. */
+const runtimes: Record<Runtime, (binary: string, script: string, args: string[]) => string[]> = {
+  deno: (binary, script, args) => [
+    binary,
     "run",
     "--allow-net=127.0.0.1",
     `--allow-read=${directory}`,
@@ -28,9 +31,8 @@ const runtimes = {
     script,
     ...args,
   ],
-  bun: (script: string, args: string[]) => [join(root, "node_modules/.bin/bun"), script, ...args],
+  bun: (binary, script, args) => [binary, script, ...args],
 };
-type Runtime = keyof typeof runtimes;
 
 /** Opens the storage: in memory, or on the SQLite file named by the first argument with the runtime's driver. */
 const storages = {
@@ -99,9 +101,9 @@ function start(
   });
 }
 
-async function serveOn(runtime: Runtime, store: Store, file?: string) {
+async function serveOn(runtime: Runtime, binary: string, store: Store, file?: string) {
   const { child, match } = await start(
-    runtimes[runtime](script(runtime, store), file ? [file] : []),
+    runtimes[runtime](binary, script(runtime, store), file ? [file] : []),
     /listening (\d+)/,
   );
   return { child, url: `http://127.0.0.1:${match[1]}/v1` };
@@ -126,8 +128,10 @@ async function get(url: string): Promise<{ status: number; body: Record<string, 
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-describe("other runtimes", () => {
-  beforeAll(async () => {
+/** Bundles the core and writes each runtime's scripts, once for whichever runtime's suite runs first. */
+let prepared: Promise<void> | undefined;
+function prepare(): Promise<void> {
+  return (prepared ??= (async () => {
     const bundle = await build({
       stdin: {
         contents: [
@@ -151,29 +155,32 @@ describe("other runtimes", () => {
     for (const runtime of Object.keys(runtimes) as Runtime[])
       for (const store of Object.keys(storages) as Store[])
         writeFileSync(script(runtime, store), `${storages[store][runtime]}\n${setup}\n${serve[runtime]}\n`);
-  });
+  })());
+}
 
-  it.each(Object.keys(runtimes) as Runtime[])("serves /v1 on %s", async (runtime) => {
-    const { child, url } = await serveOn(runtime, "memory");
-    try {
-      const created = await post(`${url}/orgs`, { title: runtime });
-      expect(created.status).toBe(201);
-      const read = await get(`${url}/orgs/${created.body.id}`);
-      expect(read.body["title"]).toBe(runtime);
-      expect((await fetch(`${url}/orgs/${created.body.id}`)).status).toBe(401);
-    } finally {
-      await stop(child);
-    }
-  });
+/** The SQLite driver each runtime brings. */
+const drivers: Record<Runtime, string> = { bun: "bun:sqlite", deno: "node:sqlite" };
 
-  it.each([
-    ["bun", "bun:sqlite"],
-    ["deno", "node:sqlite"],
-  ] as [Runtime, string][])(
-    "serves on a SQLite file on %s with %s, and reads its data back after a restart",
-    async (runtime) => {
+for (const runtime of Object.keys(runtimes) as Runtime[])
+  describeOn(runtime, `docsbase on ${runtime}`, (binary) => {
+    beforeAll(prepare);
+
+    it(`serves /v1 on ${runtime}`, async () => {
+      const { child, url } = await serveOn(runtime, binary, "memory");
+      try {
+        const created = await post(`${url}/orgs`, { title: runtime });
+        expect(created.status).toBe(201);
+        const read = await get(`${url}/orgs/${created.body.id}`);
+        expect(read.body["title"]).toBe(runtime);
+        expect((await fetch(`${url}/orgs/${created.body.id}`)).status).toBe(401);
+      } finally {
+        await stop(child);
+      }
+    });
+
+    it(`serves on a SQLite file on ${runtime} with ${drivers[runtime]}, and reads its data back after a restart`, async () => {
       const file = join(directory, `${runtime}.sqlite`);
-      const first = await serveOn(runtime, "sqlite", file);
+      const first = await serveOn(runtime, binary, "sqlite", file);
       let organization: string;
       let space: string;
       try {
@@ -188,7 +195,7 @@ describe("other runtimes", () => {
       }
 
       // A new process on the same file: the operator token, the organization and the space are there.
-      const second = await serveOn(runtime, "sqlite", file);
+      const second = await serveOn(runtime, binary, "sqlite", file);
       try {
         const org = await get(`${second.url}/orgs/${organization}`);
         expect(org).toMatchObject({ status: 200, body: { id: organization, title: `Kept by ${runtime}` } });
@@ -197,16 +204,15 @@ describe("other runtimes", () => {
       } finally {
         expect(await stop(second.child)).toBe(0);
       }
-    },
-  );
-});
+    });
+  });
 
-describe("the storage contract on node:sqlite", () => {
+describeOn("deno", "the storage contract on node:sqlite", (binary) => {
   it("passes under Deno (Node 20 has no node:sqlite, so the suite skips it there)", async () => {
     // vitest itself, run by Deno on this checkout's node_modules, on the SQLite adapter's test file.
     const suite = "storage contract: sqlite on node:sqlite";
     const vitest = join(root, "node_modules/vitest/vitest.mjs");
-    const deno = [join(root, "node_modules/.bin/deno"), "run", "-A", "--node-modules-dir=manual", vitest];
+    const deno = [binary, "run", "-A", "--node-modules-dir=manual", vitest];
     const { child, match } = await start(
       [...deno, "run", "src/adapters/sqlite/sqlite.test.ts", "-t", suite],
       /Tests\s+(?:(\d+) failed \| )?(\d+) passed/,
