@@ -4,7 +4,7 @@ import type { AnyOperation } from "./registry.js";
 import type { Context } from "./shared/world.js";
 
 /** The input type of an object schema; no keys for an empty one (zod types it `Record<string, never>`). */
-type ObjectInput<S> =
+export type ObjectInput<S> =
   S extends z.ZodObject<infer Shape>
     ? keyof Shape extends never
       ? Record<never, never>
@@ -17,7 +17,7 @@ export type ClientInput<O extends AnyOperation> = ObjectInput<NonNullable<O["par
   BodyInput<NonNullable<O["body"]>>;
 
 /** `body`, required unless its schema accepts `undefined`; absent for operations without one. */
-type BodyInput<B> = [B] extends [z.ZodUndefined]
+export type BodyInput<B> = [B] extends [z.ZodUndefined]
   ? Record<never, never>
   : B extends z.ZodType
     ? undefined extends z.input<B>

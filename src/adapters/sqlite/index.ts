@@ -46,7 +46,7 @@ export type SqliteStorageOptions = (
   recordCacheBytes?: number;
 };
 
-/** The default of {@link SqliteStorageOptions.recordCacheBytes}: 16 MiB. */
+/** The default of `recordCacheBytes` in {@link SqliteStorageOptions}: 16 MiB. */
 export const DEFAULT_RECORD_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** The default of `checkpointIntervalMs`. */
