@@ -29,7 +29,11 @@ export type BodyInput<B> = [B] extends [z.ZodUndefined]
 export type ClientOutput<O extends AnyOperation> =
   NonNullable<O["response"]> extends z.ZodType ? z.output<NonNullable<O["response"]>> : undefined;
 
-/** A typed in-process client: one async method per operation of the registry. */
+/**
+ * A typed in-process client: one async method per operation of the registry. The methods, with
+ * their routes, inputs and results, are listed in docs/client.md ("Client methods" in the API
+ * reference), which `npm run client-reference` generates from the registry.
+ */
 export type Client<Ops extends Record<string, AnyOperation>> = {
   [K in keyof Ops]: Record<never, never> extends ClientInput<Ops[K]>
     ? (input?: ClientInput<Ops[K]>) => Promise<ClientOutput<Ops[K]>>
