@@ -31,8 +31,8 @@ export type ClientOutput<O extends AnyOperation> =
 
 /**
  * A typed in-process client: one async method per operation of the registry. The methods, with
- * their routes, inputs and results, are listed in docs/client.md ("Client methods" in the API
- * reference), which `npm run client-reference` generates from the registry.
+ * their routes, inputs and results, are listed in [Client methods](../../docs/client.md), which
+ * `npm run client-reference` generates from the registry.
  */
 export type Client<Ops extends Record<string, AnyOperation>> = {
   [K in keyof Ops]: Record<never, never> extends ClientInput<Ops[K]>

@@ -1,3 +1,10 @@
+/**
+ * `docsbase/adapters/sqlite`: {@link sqliteStorage}, storage in one SQLite file, over
+ * better-sqlite3 (Node, by `filename`) or any driver of the same shape you pass as `database`
+ * (`bun:sqlite`, `node:sqlite`). Several processes can share the file.
+ *
+ * @module
+ */
 import {
   checkSchemaVersion,
   createStorage,
