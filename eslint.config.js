@@ -13,7 +13,7 @@ import noTypeImportCycle from "./eslint-rules/no-type-import-cycle.js";
  */
 export default defineConfig(
   // Build output (tsup, typedoc) and test coverage are generated.
-  { ignores: ["dist/", "docs/api/", "coverage/", "test/.docs-examples*/"] },
+  { ignores: ["dist/", "docs/api/", "api-reference/", "coverage/", "test/.docs-examples*/"] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -67,3 +67,41 @@ export type {
   ConversationToAnalyze,
 } from "./core/conversations/analyzer.js";
 export { lexicalAnalyzer } from "./core/conversations/lexical.js";
+/**
+ * The types that the exports above name in their signatures (options, the scopes that access
+ * rules load, the pieces of an operation declaration), exported so that code written against
+ * docsbase, a module of its own included, can name them.
+ */
+export type { BodyInput, ObjectInput } from "./core/client.js";
+export type { UnionToIntersection } from "./core/module.js";
+export type { AnyObjectSchema, OperationDeclaration, TransactionOf } from "./core/registry.js";
+export type {
+  CallerScope,
+  HostnameVerification,
+  Lifecycle,
+  TransferredContent,
+} from "./core/shared/world.js";
+export type { DerivedCache } from "./core/shared/cache.js";
+export type { CountedRange } from "./core/shared/counters.js";
+export type { TokenCacheOptions } from "./core/users/token-cache.js";
+export type { JobRunnerOptions } from "./core/jobs/runner.js";
+export type { JobAttempt } from "./core/jobs/schedule.js";
+export type { DefinedTable, TableDefinition } from "./core/storage/table.js";
+export type { MemberStanding, OnObject, OrganizationWide, Viewable } from "./core/permissions/owned.js";
+export type { ContentStanding, Membership } from "./core/permissions/membership.js";
+export type { ReaderTokenAccess } from "./core/permissions/rule.js";
+export type { OrganizationAccess } from "./core/permissions/organization.js";
+export type { PermissionFlag } from "./core/permissions/refuse.js";
+export type { SpaceRecord } from "./core/spaces/tables.js";
+export type { SpacePermissions } from "./core/spaces/schemas.js";
+export type {
+  ChangeRequestContentScope,
+  ChangeRequestScope,
+  ContentAt,
+  ContentScope,
+  SpaceFlag,
+} from "./core/content/access.js";
+export type { CollectionScope } from "./core/collections/access.js";
+export type { CollectionRecord } from "./core/collections/tables.js";
+export type { CollectionPermissions } from "./core/collections/schemas.js";
+export type { TeamAccess } from "./core/teams/access.js";

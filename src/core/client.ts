@@ -4,7 +4,7 @@ import type { AnyOperation } from "./registry.js";
 import type { Context } from "./shared/world.js";
 
 /** The input type of an object schema; no keys for an empty one (zod types it `Record<string, never>`). */
-type ObjectInput<S> =
+export type ObjectInput<S> =
   S extends z.ZodObject<infer Shape>
     ? keyof Shape extends never
       ? Record<never, never>
@@ -17,7 +17,7 @@ export type ClientInput<O extends AnyOperation> = ObjectInput<NonNullable<O["par
   BodyInput<NonNullable<O["body"]>>;
 
 /** `body`, required unless its schema accepts `undefined`; absent for operations without one. */
-type BodyInput<B> = [B] extends [z.ZodUndefined]
+export type BodyInput<B> = [B] extends [z.ZodUndefined]
   ? Record<never, never>
   : B extends z.ZodType
     ? undefined extends z.input<B>
@@ -29,7 +29,11 @@ type BodyInput<B> = [B] extends [z.ZodUndefined]
 export type ClientOutput<O extends AnyOperation> =
   NonNullable<O["response"]> extends z.ZodType ? z.output<NonNullable<O["response"]>> : undefined;
 
-/** A typed in-process client: one async method per operation of the registry. */
+/**
+ * A typed in-process client: one async method per operation of the registry. The methods, with
+ * their routes, inputs and results, are listed in [Client methods](../../docs/client.md), which
+ * `npm run client-reference` generates from the registry.
+ */
 export type Client<Ops extends Record<string, AnyOperation>> = {
   [K in keyof Ops]: Record<never, never> extends ClientInput<Ops[K]>
     ? (input?: ClientInput<Ops[K]>) => Promise<ClientOutput<Ops[K]>>

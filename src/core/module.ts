@@ -60,7 +60,8 @@ export function defineModule<const Ops extends Readonly<Record<string, AnyOperat
   return module;
 }
 
-type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (
+/** The intersection of the members of a union: how {@link OperationsOf} merges modules. */
+export type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (
   value: infer I,
 ) => void
   ? I

@@ -1,3 +1,10 @@
+/**
+ * `docsbase/adapters/indexeddb`: {@link indexedDbStorage}, storage in the runtime's IndexedDB
+ * (browsers, service workers, web workers), one object store per table; transactions serialize
+ * per database name, across tabs and workers.
+ *
+ * @module
+ */
 import type { IDBPObjectStore } from "idb";
 import {
   createStorage,

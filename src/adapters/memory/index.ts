@@ -1,3 +1,10 @@
+/**
+ * `docsbase/adapters/memory`: {@link memoryStorage}, storage held in memory (a map per table, a
+ * sorted index per declared index), with snapshots and restores. Runs on every runtime; nothing
+ * outlives the process.
+ *
+ * @module
+ */
 import {
   createStorage,
   Mutex,

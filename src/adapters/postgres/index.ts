@@ -1,3 +1,10 @@
+/**
+ * `docsbase/adapters/postgres`: {@link postgresStorage}, storage in a PostgreSQL database, by
+ * connection string or over a `pg` pool you own. Several docsbase instances can share the
+ * database.
+ *
+ * @module
+ */
 import { unavailable } from "../../core/shared/errors.js";
 import {
   checkName,

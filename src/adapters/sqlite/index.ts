@@ -1,3 +1,10 @@
+/**
+ * `docsbase/adapters/sqlite`: {@link sqliteStorage}, storage in one SQLite file, over
+ * better-sqlite3 (Node, by `filename`) or any driver of the same shape you pass as `database`
+ * (`bun:sqlite`, `node:sqlite`). Several processes can share the file.
+ *
+ * @module
+ */
 import {
   checkSchemaVersion,
   createStorage,
@@ -46,7 +53,7 @@ export type SqliteStorageOptions = (
   recordCacheBytes?: number;
 };
 
-/** The default of {@link SqliteStorageOptions.recordCacheBytes}: 16 MiB. */
+/** The default of `recordCacheBytes` in {@link SqliteStorageOptions}: 16 MiB. */
 export const DEFAULT_RECORD_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** The default of `checkpointIntervalMs`. */

@@ -24,7 +24,7 @@ export interface ChangeRequestScope extends SpaceScope {
   readonly changeRequest: ChangeRequestRecord;
 }
 
-/** What {@link onContent} and {@link onDraft} hand `run`: the space, and the content named. */
+/** What {@link onContent} and `onDraft` hand `run`: the space, and the content named. */
 export interface ContentScope extends SpaceScope {
   readonly content: Revision;
   /** The change request whose content this is; absent for a space's or a revision's content. */
@@ -39,7 +39,8 @@ export interface ChangeRequestContentScope extends ContentScope {
 /** Which content an operation names: see the path parameters above. */
 export type ContentAt = "space" | "changeRequest" | "revision";
 
-type SpaceFlag = PermissionFlag<SpacePermissions>;
+/** A space permission an operation on content may require (`edit`, `comment`...). */
+export type SpaceFlag = PermissionFlag<SpacePermissions>;
 
 /**
  * A path parameter that a family's operation adds after those naming the content (`pageId`,

@@ -21,20 +21,20 @@ const LONGEST_RETRY_MS = 60 * 60_000;
 const ERROR_CHARS = 2000;
 
 export interface JobRunnerOptions {
-  /** Attempts before a failing job is kept as dead. Default {@link DEFAULT_MAX_ATTEMPTS}. */
+  /** Attempts before a failing job is kept as dead. Default 8 (`DEFAULT_MAX_ATTEMPTS`). */
   readonly maxAttempts?: number;
   /**
    * How long a claim holds a job: another runner may claim it again once the lease has run out,
    * on the assumption that its runner died. A handler should finish well within it (a long task is
-   * better split into several jobs). Default {@link DEFAULT_LEASE_MS}.
+   * better split into several jobs). Default 5 minutes (`DEFAULT_LEASE_MS`).
    */
   readonly leaseMs?: number;
   /**
    * How long an attempt may run: then its `signal` aborts, which the handler heeds (it stops and
    * records what it must), and after as long again, up to 5 s, the runner stops waiting for it:
-   * the attempt fails with a {@link JobTimeoutError} and the drain goes on with the next job. So
+   * the attempt fails with a `JobTimeoutError` and the drain goes on with the next job. So
    * no job holds a drain longer than this and its grace. Keep `leaseMs` above both. Default
-   * {@link DEFAULT_JOB_TIMEOUT_MS}.
+   * 60 s (`DEFAULT_JOB_TIMEOUT_MS`).
    */
   readonly jobTimeoutMs?: number;
   /** Told of each failed attempt once it is recorded: `job` is queued again, or dead. */

@@ -187,7 +187,7 @@ export async function userContentRole(
 /** How a member stands toward a collection or space: their membership and their role on it. */
 export interface ContentStanding {
   readonly membership: Membership;
-  /** The caller's role on the content (see {@link contentRole}). */
+  /** The caller's role on the content (see `contentRole`). */
   readonly role: Role | null;
 }
 

@@ -11,7 +11,7 @@ import type { StorageSchema, TableSchema } from "./port.js";
  * and index names ignoring letter case, so no two tables, and no two indexes of one table, may
  * differ in case only. {@link META_TABLE}, and names starting with `sqlite_` or `pg_` (which those
  * databases keep for themselves), are reserved. The kit checks all of this at `init`
- * ({@link checkSchemaNames}), before the engine sees the schema, so every adapter refuses the same
+ * (`checkSchemaNames`), before the engine sees the schema, so every adapter refuses the same
  * names with the same message, and an engine may quote names without checking them again.
  */
 
