@@ -1,5 +1,5 @@
-import { extractText, getDocumentProxy } from "unpdf";
 import { describe, expect, it } from "vitest";
+import { readPdf } from "../../../test/support/read-pdf.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import type { TestClient } from "../../testing/double.js";
 import type { ClientInput } from "../client.js";
@@ -20,12 +20,10 @@ async function setup() {
   return { ...w, space, cr, write, pdf };
 }
 
-async function readPdf(response: Response) {
+async function readResponse(response: Response) {
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toBe("application/pdf");
-  const pdf = await getDocumentProxy(new Uint8Array(await response.arrayBuffer()));
-  const { totalPages, text } = await extractText(pdf, { mergePages: true });
-  return { totalPages, text: text as string };
+  return readPdf(new Uint8Array(await response.arrayBuffer()));
 }
 
 describe("change request PDF export", () => {
@@ -38,7 +36,7 @@ describe("change request PDF export", () => {
     await write({ title: "Security rules", parent: intro.id, markdown: "Lock your screen." });
     const body = await pdf();
     expect(body.url).toMatch(/^http:\/\/docsbase\.test\/v1\/exports\/\w+\.pdf$/);
-    const { totalPages, text } = await readPdf(await test.fetch(body.url));
+    const { totalPages, text } = await readResponse(await test.fetch(body.url));
     expect(totalPages).toBeGreaterThanOrEqual(1);
     for (const expected of [
       "Welcome aboard",
@@ -57,10 +55,10 @@ describe("change request PDF export", () => {
     const parent = await write({ title: "Parent page", markdown: "Top." });
     await write({ title: "Child page", parent: parent.id, markdown: "Nested." });
     await write({ title: "Sibling page", markdown: "Elsewhere." });
-    const only = await readPdf(await test.fetch((await pdf({ page: parent.id, only: true })).url));
+    const only = await readResponse(await test.fetch((await pdf({ page: parent.id, only: true })).url));
     expect(only.text).toContain("Parent page");
     expect(only.text).not.toContain("Child page");
-    const branch = await readPdf(await test.fetch((await pdf({ page: parent.id })).url));
+    const branch = await readResponse(await test.fetch((await pdf({ page: parent.id })).url));
     expect(branch.text).toContain("Child page");
     expect(branch.text).not.toContain("Sibling page");
   });
@@ -69,7 +67,7 @@ describe("change request PDF export", () => {
     const { pdf, write, test } = await setup();
     const long = Array.from({ length: 120 }, (_, i) => `Paragraph ${i} of a long page.`).join("\n\n");
     await write({ title: "Long read", markdown: long });
-    const { totalPages } = await readPdf(await test.fetch((await pdf()).url));
+    const { totalPages } = await readResponse(await test.fetch((await pdf()).url));
     expect(totalPages).toBeGreaterThan(2);
   });
 

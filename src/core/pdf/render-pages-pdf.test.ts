@@ -1,30 +1,7 @@
-import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import { describe, expect, it } from "vitest";
+import { readPdf as read } from "../../../test/support/read-pdf.js";
 import { renderPagesPdf, type PdfPageInput } from "./render-pages-pdf.js";
 import { PAGE } from "./theme.js";
-
-interface TextItem {
-  str: string;
-  x: number;
-  width: number;
-}
-
-/** Text per page, metadata and positioned text items, read back with pdf.js (through unpdf). */
-async function read(bytes: Uint8Array) {
-  const pdf = await getDocumentProxy(bytes.slice());
-  const { totalPages, text } = await extractText(pdf, { mergePages: false });
-  const { info } = await getMeta(pdf);
-  const items: TextItem[] = [];
-  for (let number = 1; number <= totalPages; number++) {
-    const content = await (await pdf.getPage(number)).getTextContent();
-    for (const item of content.items) {
-      if ("str" in item && item.str.trim() !== "") {
-        items.push({ str: item.str, x: item.transform[4] as number, width: item.width });
-      }
-    }
-  }
-  return { totalPages, pages: text, text: text.join("\n"), info: info as Record<string, unknown>, items };
-}
 
 const GUIDE = `# Installation
 
