@@ -32,6 +32,7 @@ import { benchSearch } from "./search.js";
 import { benchSearchAll } from "./search-all.js";
 import { benchInstances } from "./instances.js";
 import { benchDouble } from "./double.js";
+import { benchBundle } from "./bundle.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -131,6 +132,8 @@ const parts = {
   markdown: benchMarkdown,
   // Issue 29, items 2 and 4: creation under 10 vs 10,000 siblings, link lists' bytes.
   creation: () => benchCreationAndLinks(directory),
+  // Issue 27, item 6: the browser bundle's initial load and lazy chunks.
+  bundle: benchBundle,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {
