@@ -1,0 +1,40 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { type BundleReport, measureBundle, packageOf } from "./support/browser-bundle.js";
+
+/**
+ * The browser bundle (issue 27, item 6), counted in bytes: core plus the IndexedDB adapter,
+ * bundled by esbuild for the browser as docs/browser.md shows. PDF export, OpenAPI parsing and validation (YAML included) and the X.509
+ * certificate parser are lazy chunks, fetched when an operation first needs them.
+ */
+const LAZY_PACKAGES = [
+  "pdf-lib",
+  "@pdf-lib/standard-fonts",
+  "pako",
+  "yaml",
+  "ajv",
+  "@scalar/openapi-parser",
+  "@scalar/openapi-validator",
+  "asn1js",
+  "@peculiar/asn1-x509",
+];
+
+describe("browser bundle", () => {
+  let report: BundleReport;
+  beforeAll(async () => {
+    report = await measureBundle();
+  });
+
+  it("leaves PDF export, OpenAPI parsing and certificates out of the initial load", () => {
+    const initial = new Set([...report.initialInputs.keys()].map(packageOf));
+    expect(LAZY_PACKAGES.filter((name) => initial.has(name))).toEqual([]);
+    const lazy = report.lazy.map((chunk) => chunk.top).join(", ");
+    for (const name of ["pdf-lib", "yaml", "asn1js"]) expect(lazy).toContain(name);
+  });
+
+  it("leaves PDF export, OpenAPI parsing and certificates out of the initial load", () => {
+    const initial = new Set([...report.initialInputs.keys()].map(packageOf));
+    expect(LAZY_PACKAGES.filter((name) => initial.has(name))).toEqual([]);
+    const lazy = report.lazy.map((chunk) => chunk.top).join(", ");
+    for (const name of ["pdf-lib", "yaml", "asn1js"]) expect(lazy).toContain(name);
+  });
+});
