@@ -13,7 +13,29 @@ import noTypeImportCycle from "./eslint-rules/no-type-import-cycle.js";
  */
 export default defineConfig(
   // Build output (tsup, typedoc) and test coverage are generated.
-  { ignores: ["dist/", "docs/api/", "coverage/", "test/.docs-examples*/"] },
+  {
+    ignores: [
+      "dist/",
+      "docs/api/",
+      "coverage/",
+      "test/.docs-examples*/",
+      // examples/browser's bundles (its build.js).
+      "examples/browser/public/build/",
+      "examples/browser/public/service-worker.js",
+    ],
+  },
+  {
+    // examples/browser: scripts of a page and a service worker, and a Node build script.
+    files: ["examples/browser/**/*.js"],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          ...["self", "location", "document", "navigator", "localStorage", "fetch", "Request", "URL"],
+          ...["setInterval", "console", "process"],
+        ].map((name) => [name, "readonly"]),
+      ),
+    },
+  },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

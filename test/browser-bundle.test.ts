@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type BundleReport, measureBundle, packageOf } from "./support/browser-bundle.js";
 
@@ -41,3 +43,30 @@ describe("browser bundle", () => {
     expect(report.initial.gzip).toBeLessThanOrEqual(250_000);
   });
 });
+
+describe("docs/browser.md", () => {
+  const root = join(import.meta.dirname, "..");
+  const example = join(root, "examples", "browser");
+  const files = ["src/in-page.js", "src/service-worker.js", "public/app.js", "public/notes.js"].map((file) =>
+    squeeze(readFileSync(join(example, file), "utf8")),
+  );
+
+  it("shows the examples' code as it is in examples/browser", () => {
+    const markdown = readFileSync(join(root, "docs", "browser.md"), "utf8");
+    const blocks = [...markdown.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map(([, code]) => squeeze(code!));
+    expect(blocks.length).toBeGreaterThanOrEqual(4);
+    for (const block of blocks)
+      expect(
+        files.some((file) => file.includes(block)),
+        block,
+      ).toBe(true);
+  });
+});
+
+/** The code without its indentation, so that an excerpt from inside a function compares. */
+function squeeze(code: string): string {
+  return code
+    .split("\n")
+    .map((line) => line.trim())
+    .join("\n");
+}

@@ -14,7 +14,7 @@ import { gzipSync } from "node:zlib";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
-/** What a browser user writes (docs/browser.md); `docsbase` resolves to this checkout's sources. */
+/** What a browser user writes (docs/browser.md). */
 const ENTRY = `
 import { createDocsbase } from "docsbase";
 import { indexedDbStorage } from "docsbase/adapters/indexeddb";
@@ -31,16 +31,25 @@ export interface BundleReport {
   contributors: { name: string; bytes: number }[];
 }
 
-/** Bundles the browser entry and measures it. */
-export async function measureBundle(): Promise<BundleReport> {
+/**
+ * Bundles the browser entry and measures it: with `docsbase` resolved to this checkout's sources,
+ * or to the built package (`dist/`, through the package's `exports`), which is what a user bundles.
+ * Without `splitting` (a service worker's bundle: it may not `import()`), it is all one file.
+ * `{ sources }`: another copy of `src/` (an older revision's), resolving packages from here.
+ */
+export async function measureBundle(
+  from: "src" | "dist" | { sources: string } = "src",
+  splitting = true,
+): Promise<BundleReport> {
+  const sources = from === "src" ? join(ROOT, "src") : from === "dist" ? undefined : from.sources;
   const result = await build({
     stdin: { contents: ENTRY, resolveDir: ROOT, sourcefile: "entry.js", loader: "js" },
-    alias: { docsbase: join(ROOT, "src") },
+    ...(sources ? { alias: { docsbase: sources } } : {}),
     bundle: true,
     minify: true,
     format: "esm",
     platform: "browser",
-    splitting: true,
+    splitting,
     outdir: join(ROOT, "bench-bundle-out"),
     write: false,
     metafile: true,
