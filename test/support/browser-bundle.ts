@@ -99,7 +99,7 @@ export async function measureBundle(
 
 export function packageOf(input: string): string {
   const at = input.lastIndexOf("node_modules/");
-  if (at < 0) return input.startsWith("src/") ? "src (docsbase)" : input;
+  if (at < 0) return /(^|\/)src\//.test(input) ? "src (docsbase)" : input;
   const parts = input.slice(at + "node_modules/".length).split("/");
   return parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
 }
