@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { measureBundle } from "./support/browser-bundle.js";
 
 /**
  * examples/browser, as docs/browser.md tells a user to run it: `node examples/browser/build.js`
@@ -118,5 +119,13 @@ describe.skipIf(!available && !process.env["CI"])("examples/browser (Chromium)",
     } finally {
       await context.close();
     }
+  });
+});
+
+describe("the built package in a browser bundle", () => {
+  it("loads at most 250 KB gzipped before the first line runs", async () => {
+    // test/browser-bundle.test.ts holds the sources to the same bound; the build adds the markdown
+    // parser's DOM-free entity decoder (docs/browser.md).
+    expect((await measureBundle("dist")).initial.gzip).toBeLessThanOrEqual(250_000);
   });
 });
