@@ -33,6 +33,7 @@ import { benchSearchAll } from "./search-all.js";
 import { benchInstances } from "./instances.js";
 import { benchDouble } from "./double.js";
 import { benchTypedoc } from "./typedoc.js";
+import { benchBundle } from "./bundle.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -134,6 +135,8 @@ const parts = {
   creation: () => benchCreationAndLinks(directory),
   // Issue 27, item 7: what TypeDoc adds to npm test.
   typedoc: benchTypedoc,
+  // Issue 27, item 6: the browser bundle's initial load and lazy chunks.
+  bundle: benchBundle,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {

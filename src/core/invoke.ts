@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { Reply, type AnyOperation } from "./registry.js";
 import { requireReaderTokenAccess } from "./permissions/reader-token.js";
 import { badRequest, unauthorized } from "./shared/errors.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type * as z from "zod";
 import type { AccessRule } from "./permissions/rule.js";
 import type { Context } from "./shared/world.js";
 import type { ReadTransaction, WriteTransaction } from "./storage/port.js";

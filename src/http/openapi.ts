@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { documentReaderTokenAccess } from "../core/permissions/reader-token.js";
 import type { AnyOperation } from "../core/registry.js";
 import { REFERENCE_OPERATIONS } from "./reference-operations.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { badRequest, forbidden, isDocsbaseError, notFound, unauthorized } from "../core/shared/errors.js";
 import { STATUS_OF } from "../http/status.js";
 import type { TestDocsbase } from "./double.js";

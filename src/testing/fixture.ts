@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { MEMBER_ROLES } from "../core/shared/roles.js";
 import { siteType, siteVisibility } from "../core/sites/tables.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { inOrganization } from "../permissions/organization.js";
 import { defineOperation } from "../registry.js";
 import { pathParam } from "../shared/schema.js";

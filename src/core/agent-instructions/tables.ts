@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineTable } from "../storage/table.js";
 
 /** An organization's Docs agent instructions, once written; one record per organization. */

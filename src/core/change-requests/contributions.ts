@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { defineTable } from "../storage/table.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { onChangeRequest } from "../content/access.js";
 import { defineOperation } from "../registry.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { onChangeRequest } from "../content/access.js";
 import { commitRevision, requireRevision } from "../content-tree/revisions.js";
 import { templateChanges } from "../content/templates.js";

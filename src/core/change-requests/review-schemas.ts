@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { commentBodyInput, commentSchema, formatQuery } from "../comments/schemas.js";
 import { pageQuery } from "../shared/pagination.js";
 import { boundedId, pathParam, queryBoolean, timestamp, url } from "../shared/schema.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { onChangeRequest } from "../content/access.js";
 import { requireCaller } from "../permissions/membership.js";
 import { defineOperation, deleted } from "../registry.js";

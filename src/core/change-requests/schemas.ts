@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { documentInput } from "../document/schema.js";
 import { templateReference } from "../content/templates.js";
 import { boundedId, pathParam } from "../shared/schema.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { DEFAULT_LAYOUT, downloadUrl } from "../content/present.js";
 import { diffRevisions, type Revision } from "../content-tree/revisions.js";
 import type { FileVersionRecord, PageVersionRecord } from "../content-tree/tables.js";

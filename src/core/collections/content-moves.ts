@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { findMembership, type Membership } from "../permissions/membership.js";
 import type { AccessRule } from "../permissions/rule.js";
 import { type AnyObjectSchema, defineOperation } from "../registry.js";

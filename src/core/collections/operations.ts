@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { viewsAllContent } from "../permissions/membership.js";
 import { pageOfVisible, visibleContent } from "../permissions/visible.js";
 import { inOrganization } from "../permissions/organization.js";

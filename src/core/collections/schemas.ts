@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defaultLevel } from "../shared/roles.js";
 import { pathParam, wellFormed } from "../shared/schema.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { requireRevision } from "../content-tree/revisions.js";
 import type { AnyObjectSchema } from "../registry.js";
 import { badRequest } from "../shared/errors.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { AccessRule } from "../permissions/rule.js";
 import { type AnyObjectSchema, defineOperation, type Scope } from "../registry.js";
 import type { Table } from "../storage/port.js";

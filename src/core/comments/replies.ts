@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineOperation, deleted } from "../registry.js";
 import { LARGE_ITEMS_PAGE_CHARS, listOf, paginate } from "../shared/pagination.js";
 import { nextSequence } from "../shared/sequence.js";

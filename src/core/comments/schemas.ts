@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { documentInput, documentToMarkdown } from "../document/index.js";
 import { markdownLimitError } from "../document/markdown.js";
 import { pageQuery } from "../shared/pagination.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineTable } from "../storage/table.js";
 
 /** The status of a comment: open, or resolved (by a user, at a time). */

@@ -1,5 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { z } from "zod";
+import * as z from "zod";
 import { type DerivedCache, jsonBytes } from "../shared/cache.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
 import { defineTable } from "../storage/table.js";

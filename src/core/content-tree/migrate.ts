@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { World } from "../shared/world.js";
 import { defineTable } from "../storage/table.js";
 import type { IndexValue, Table, WriteTransaction } from "../storage/port.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineTable } from "../storage/table.js";
 
 export const contentMap = z.object({

@@ -1,5 +1,5 @@
 import { jsonBytes } from "../shared/cache.js";
-import { z } from "zod";
+import * as z from "zod";
 import { queryBoolean } from "../shared/schema.js";
 import type { LinkRendering } from "../link-references/markdown-links.js";
 import { documentLinkRef } from "../link-references/references.js";

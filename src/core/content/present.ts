@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { LinkRendering } from "../link-references/markdown-links.js";
 import type { World } from "../shared/world.js";
 import { downloadBase } from "./download.js";

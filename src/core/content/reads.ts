@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { readableWithReaderToken } from "../permissions/reader-token.js";
 import { keyed, defineOperation } from "../registry.js";
 import { notFound } from "../shared/errors.js";

@@ -1,5 +1,5 @@
 import { generateNKeysBetween } from "fractional-indexing";
-import { z } from "zod";
+import * as z from "zod";
 import { defineOperation, Reply } from "../registry.js";
 import { badRequest, DocsbaseError } from "../shared/errors.js";
 import { boundedId, pathParam } from "../shared/schema.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { boundedId, wellFormed } from "../shared/schema.js";
 import { markdownLimitError } from "../document/markdown.js";
 import { SLUG_PATTERN } from "../content-tree/tree.js";

@@ -1,6 +1,6 @@
 import { generateKeyBetween } from "fractional-indexing";
 import { imageSize } from "image-size";
-import { z } from "zod";
+import * as z from "zod";
 import { created, defineOperation, deleted, keyed } from "../registry.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
 import { pathParam } from "../shared/schema.js";

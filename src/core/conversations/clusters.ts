@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineOperation } from "../registry.js";
 import { notFound } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";

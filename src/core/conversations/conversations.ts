@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { requireCaller } from "../permissions/membership.js";
 import { defineOperation, noContent } from "../registry.js";
 import { notFound } from "../shared/errors.js";

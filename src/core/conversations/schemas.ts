@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { pathParam, timestamp, url, wellFormed } from "../shared/schema.js";
 import { conversationImpact, conversationMetadata, conversationPart } from "./tables.js";
 

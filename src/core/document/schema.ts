@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * `documentInput`: the request-body schema of a JSON document (the reference `JSONDocument`), as

@@ -1,9 +1,8 @@
-import { z } from "zod";
+import * as z from "zod";
 import { pageTree, type TreeNode } from "../content-tree/tree.js";
 import { downloadBase } from "../content/download.js";
 import { loadRevision } from "../content-tree/revisions.js";
 import { onContent } from "../content/access.js";
-import { renderPagesPdf } from "../pdf/index.js";
 import type { JobHandler } from "../jobs/index.js";
 import { scheduleJob } from "../jobs/index.js";
 import { defineOperation } from "../registry.js";
@@ -105,6 +104,8 @@ export async function readExport(
   const { record, key } = found;
   let bytes = found.cached;
   if (!bytes && found.pages) {
+    // The renderer (pdf-lib and its fonts, a third of a browser bundle) loads on the first export.
+    const { renderPagesPdf } = await import("../pdf/index.js");
     bytes = await renderPagesPdf({ title: record.title, pages: found.pages });
     world.cache.set(key, bytes, bytes.byteLength + 64);
   }

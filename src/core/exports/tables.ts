@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineTable } from "../storage/table.js";
 
 /** A PDF export: a capability to download the rendering of one revision until `expiresAt`. */

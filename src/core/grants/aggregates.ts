@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { onCollection } from "../collections/access.js";
 import { defineOperation } from "../registry.js";
 import { listOf, pageQuery } from "../shared/pagination.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { findMember, requireMember } from "../members/access.js";
 import { permissionsOf } from "../permissions/organization.js";
 import type { Membership } from "../permissions/membership.js";

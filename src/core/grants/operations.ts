@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { onCollection } from "../collections/access.js";
 import type { CollectionPermissions } from "../collections/schemas.js";
 import type { Membership } from "../permissions/membership.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { CountedRange } from "../shared/counters.js";
 import { memberRole } from "../shared/roles.js";
 import { defineTable } from "../storage/table.js";

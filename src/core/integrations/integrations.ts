@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { findMembership, type Membership } from "../permissions/membership.js";
 import { anyCaller } from "../permissions/rules.js";
 import { defineOperation, deleted, noContent } from "../registry.js";

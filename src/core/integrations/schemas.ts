@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { organizationSchema } from "../organizations/schemas.js";
 import { boundedId, httpUrl, timestamp, wellFormed } from "../shared/schema.js";
 import { siteSchema } from "../sites/schemas.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { insertMember } from "../members/records.js";
 import { inOrganization } from "../permissions/organization.js";
 import { defineOperation, deleted, Reply } from "../registry.js";

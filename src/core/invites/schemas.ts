@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { badRequest, forbidden, notFound } from "../shared/errors.js";
 import { memberRoleOrGuest, type Role } from "../shared/roles.js";
 import { boundedId } from "../shared/schema.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { readableWithReaderToken } from "../permissions/reader-token.js";
 import { loadRevision } from "../content-tree/revisions.js";
 import type { ChangeRequestRecord } from "../change-requests/tables.js";

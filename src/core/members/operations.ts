@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineOperation, deleted } from "../registry.js";
 import { inOrganization } from "../permissions/organization.js";
 import { requirePermission } from "../permissions/refuse.js";

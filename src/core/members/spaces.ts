@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { inOrganization } from "../permissions/organization.js";
 import { contentRole } from "../permissions/membership.js";
 import { contentReachedBy, granteesOf } from "../permissions/visible.js";

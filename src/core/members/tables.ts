@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { memberRoleOrGuest } from "../shared/roles.js";
 import type { CountedRange } from "../shared/counters.js";
 import { defineTable } from "../storage/table.js";

@@ -3,7 +3,7 @@ import { PermanentJobError } from "../jobs/runner.js";
 import { scheduleJob } from "../jobs/schedule.js";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
-import { processSource, type ProcessResult } from "./document.js";
+import type { ProcessResult } from "./document.js";
 import { specLocation } from "./present.js";
 import {
   type OpenAPISpecContent,
@@ -61,13 +61,14 @@ export const processOpenAPISpec: JobHandler = async (world, payload, job) => {
   const versionId = world.ids();
   const textKey = `${specLocation(world, started)}/versions/${versionId}/content`;
   let unexpected: unknown;
-  const result = await processSource(world.fetch, started.source, textKey, job.signal).catch(
-    (error: unknown): ProcessResult => {
+  // The parser and validator (YAML, the OpenAPI validator) load on the first document processed.
+  const result = await import("./document.js")
+    .then(({ processSource }) => processSource(world.fetch, started.source, textKey, job.signal))
+    .catch((error: unknown): ProcessResult => {
       unexpected = error;
       const message = `${textKey}: the document could not be processed (${error instanceof Error ? error.name : "error"})`;
       return { ok: false, code: "PARSE_ERROR", errors: [{ message, code: "PARSE_ERROR" }] };
-    },
-  );
+    });
 
   await world.storage.write(async (tx) => {
     const spec = await tx.get(openAPISpecsTable, id);

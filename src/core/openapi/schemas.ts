@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { httpUrl, pathParam, timestamp, url, wellFormed } from "../shared/schema.js";
 import { MAX_FILE_BYTES } from "./limits.js";
 import {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { noToken } from "../permissions/rules.js";
 import { defineOperation, deleted, Reply } from "../registry.js";
 import { conflict, notFound } from "../shared/errors.js";

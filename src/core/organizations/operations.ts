@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { insertMember } from "../members/records.js";
 import { defineOperation, noContent } from "../registry.js";
 import { memberKey, requireMembership } from "../permissions/membership.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Membership } from "../permissions/membership.js";
 import { atLeast, memberRoleOrGuest } from "../shared/roles.js";
 import { boundedId, wellFormed } from "../shared/schema.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { noToken } from "../permissions/rules.js";
 import { defineOperation } from "../registry.js";
 import { badRequest, notFound } from "../shared/errors.js";

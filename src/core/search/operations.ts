@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { readableWithReaderToken } from "../permissions/reader-token.js";
 import { requireRevision, type Revision } from "../content-tree/revisions.js";
 import { defineOperation } from "../registry.js";

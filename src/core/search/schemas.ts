@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The reference `SearchSectionResult`: a matching section of a page, with an excerpt of its text. */
 export const sectionResultSchema = z.object({

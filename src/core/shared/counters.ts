@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { indexTuple } from "../storage/order.js";
 import type {
   IndexValue,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { IndexValue, ReadTransaction, StoredRecord, Table } from "../storage/port.js";
 import { compareTuples } from "../storage/order.js";
 import { badRequest } from "./errors.js";

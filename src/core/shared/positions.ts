@@ -1,5 +1,5 @@
 import { generateKeyBetween, generateNKeysBetween } from "fractional-indexing";
-import { z } from "zod";
+import * as z from "zod";
 import type { ReadTransaction } from "../storage/port.js";
 import { type CollectionRecord, collectionsTable } from "../collections/tables.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";

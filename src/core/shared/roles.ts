@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Roles, strongest first, as the API names them: admin, create, review, edit, comment, read.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Schema helpers shared by operations. Query strings arrive as text over HTTP and as typed values

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineOperation } from "../registry.js";
 import { onSite } from "./access.js";
 import { templateConditions, validateAdaptiveSchema } from "../visitors/adaptive.js";

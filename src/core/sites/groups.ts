@@ -1,5 +1,5 @@
 import { generateKeyBetween, generateNKeysBetween } from "fractional-indexing";
-import { z } from "zod";
+import * as z from "zod";
 import { defineOperation, deleted, Reply } from "../registry.js";
 import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";

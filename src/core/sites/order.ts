@@ -1,5 +1,5 @@
 import { generateKeyBetween } from "fractional-indexing";
-import { z } from "zod";
+import * as z from "zod";
 import type { Membership } from "../permissions/membership.js";
 import { defineOperation } from "../registry.js";
 import { badRequest, notFound } from "../shared/errors.js";

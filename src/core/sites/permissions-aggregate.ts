@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { byStrongestRole, type Holder, pageOfHolders } from "../grants/holders.js";
 import { membersTable } from "../members/tables.js";
 import { contentRole, type Membership } from "../permissions/membership.js";

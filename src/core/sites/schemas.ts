@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { pathParam, timestamp, wellFormed } from "../shared/schema.js";
 import { spaceSchema, type Space } from "../spaces/schemas.js";
 import { siteAgentsContext, siteType, siteVisibility } from "./tables.js";

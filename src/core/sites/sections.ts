@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineOperation, deleted, Reply } from "../registry.js";
 import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";

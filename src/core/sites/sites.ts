@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { inOrganization } from "../permissions/organization.js";
 import { defineOperation, deleted } from "../registry.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";

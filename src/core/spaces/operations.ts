@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { readableWithReaderToken } from "../permissions/reader-token.js";
 import { commitRevision, requireRevision } from "../content-tree/revisions.js";
 import { templateChanges, templateReference } from "../content/templates.js";

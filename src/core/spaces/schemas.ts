@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { standaloneMergeRules } from "../organizations/schemas.js";
 import { defaultLevel } from "../shared/roles.js";
 import { pathParam, timestamp, wellFormed } from "../shared/schema.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { organizationsTable } from "../organizations/tables.js";
 import { inOrganization } from "../permissions/organization.js";
 import { noToken } from "../permissions/rules.js";
@@ -9,7 +9,6 @@ import { pathParam } from "../shared/schema.js";
 import { nextSequence } from "../shared/sequence.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { teamsTable } from "../teams/tables.js";
-import { checkCertificate } from "./certificate.js";
 import {
   MAX_SAML_PROVIDERS,
   samlLabel,
@@ -50,6 +49,8 @@ type Fields = { [K in keyof typeof samlProviderFields]?: z.output<(typeof samlPr
 /** Checks what the body sets beyond its schema: the certificate's content and the default team. */
 async function checkFields(tx: ReadTransaction, organization: string, now: Date, body: Fields) {
   if (body.certificate !== undefined) {
+    // The X.509 parser (asn1js and its schemas) loads when a certificate is first checked.
+    const { checkCertificate } = await import("./certificate.js");
     const check = checkCertificate(body.certificate, now);
     if (!check.ok) throw badRequest(`body.certificate: ${check.reason}`);
   }

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { findMember, findUserByEmail, requireMember } from "../members/access.js";
 import { memberSchema } from "../members/schemas.js";
 import { requirePermission } from "../permissions/refuse.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { findMember } from "../members/access.js";
 import { organizationPermissions } from "../organizations/schemas.js";
 import { inOrganization } from "../permissions/organization.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { OrganizationPermissions } from "../organizations/schemas.js";
 import { timestamp, wellFormed } from "../shared/schema.js";
 import type { ReadTransaction } from "../storage/port.js";

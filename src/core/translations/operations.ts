@@ -15,7 +15,7 @@ import {
   translationParams,
   translationSchema,
 } from "./schemas.js";
-import { z } from "zod";
+import * as z from "zod";
 import { translatedPagesTable, type TranslationRecord, translationsTable } from "./tables.js";
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { documentInput } from "../document/schema.js";
 import { boundedId, pathParam, timestamp, url } from "../shared/schema.js";
 import { translationLanguage, translationStats, translationStatus } from "./tables.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { spaceLanguage } from "../spaces/tables.js";
 import { defineTable } from "../storage/table.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineOperation } from "../registry.js";
 import { httpUrl, pathParam } from "../shared/schema.js";
 import { anyCaller, operatorOnly } from "../permissions/rules.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { wellFormed } from "../shared/schema.js";
 
 /** Input limits of the users folder (docs/api.md, "Users and tokens"). */

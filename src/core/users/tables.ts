@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineTable } from "../storage/table.js";
 
 /** "operator" for the bootstrap user who manages users, "user" otherwise. */

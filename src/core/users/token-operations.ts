@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { created, deleted, defineOperation } from "../registry.js";
 import { badRequest, conflict } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
