@@ -25,7 +25,7 @@ export interface RateLimitOptions {
    */
   readonly requests?: Limit | false;
   /**
-   * Requests to operations that need no token yet write (`GET /urls/published`, which issues a
+   * Requests to operations that need no token yet write (`/urls/published`, which issues a
    * reader token), per client address (per caller when one is authenticated), on top of `requests`.
    */
   readonly publicWrites?: Limit | false;

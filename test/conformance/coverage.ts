@@ -73,7 +73,7 @@ export const COVERAGE = {
     "setIntegrationDevelopmentMode",
     "disableIntegrationDevelopmentMode",
   ],
-  site_published: ["getPublishedContentSite", "getPublishedContentByUrl"],
+  site_published: ["getPublishedContentSite", "getPublishedContentByUrl", "resolvePublishedContentByUrl"],
   site_structure: [
     "listSiteSections",
     "addSectionToSite",

@@ -76,9 +76,34 @@ describe.each(STORAGE_KINDS)("conformance: published sites (%s)", (kind) => {
     const { data: page } = await reader.spaces.getPageByPath(docs.id, "intro");
     expect(page.title).toBe("Intro");
     expect(await statusOf(reader.user.getAuthenticatedUser())).toBe(403);
-    expect(
-      await statusOf(anonymous.urls.getPublishedContentByUrl({ url: `${site.urls.published}nope` })),
-    ).toBe(404);
+    // A path that is no page still resolves: the renderer decides what it is.
+    const { data: llms } = await anonymous.urls.getPublishedContentByUrl({
+      url: `${site.urls.published}llms.txt`,
+    });
+    expect(llms).toMatchObject({ site: site.id, space: docs.id, pathname: "llms.txt" });
+    const outside = new URL("/sites/unknown-site/llms.txt", site.urls.published).href;
+    expect(await statusOf(anonymous.urls.getPublishedContentByUrl({ url: outside }))).toBe(404);
+  });
+
+  it("resolves a published URL by POST, with the visitor's unsigned claims", async () => {
+    const { api, org, site, docs, reference, anonymous } = await published();
+    const { data: siteSpaces } = await api.orgs.listSiteSpaces(org, site.id);
+    const beta = siteSpaces.items.find((item) => item.space.id === reference.id)!;
+    await api.orgs.updateSiteSpaceById(org, site.id, beta.id, {
+      condition: "visitor.claims.unsigned.beta == true",
+    });
+    const { data: found, status } = await anonymous.urls.resolvePublishedContentByUrl({
+      url: `${site.urls.published}intro.md`,
+    });
+    expect(status).toBe(200);
+    expect(found).toMatchObject({ site: site.id, space: docs.id, pathname: "intro.md", complete: true });
+    const url = `${site.urls.published}${beta.path}/sitemap.xml`;
+    const { data: inBeta } = await anonymous.urls.resolvePublishedContentByUrl({
+      url,
+      visitor: { unsignedClaims: { beta: true } },
+    });
+    expect(inBeta).toMatchObject({ siteSpace: beta.id, space: reference.id, pathname: "sitemap.xml" });
+    expect(await statusOf(anonymous.urls.resolvePublishedContentByUrl({ url }))).toBe(404);
   });
 
   it("verifies visitor tokens of visitor-auth sites, with the redirect shape on request", async () => {
@@ -91,6 +116,18 @@ describe.each(STORAGE_KINDS)("conformance: published sites (%s)", (kind) => {
     expect(await statusOf(anonymous.urls.getPublishedContentByUrl({ url }))).toBe(404);
     const { data: redirect } = await anonymous.urls.getPublishedContentByUrl({ url, redirectOnError: true });
     expect(redirect).toMatchObject({ target: "application" });
+    const { data: posted } = await anonymous.urls.resolvePublishedContentByUrl({
+      url,
+      visitor: { jwtToken: token },
+    });
+    expect(posted).toMatchObject({ site: site.id, pathname: "intro" });
+    expect(await statusOf(anonymous.urls.resolvePublishedContentByUrl({ url }))).toBe(404);
+    const { data: postRedirect } = await anonymous.urls.resolvePublishedContentByUrl({
+      url,
+      visitor: { jwtToken: "garbage" },
+      redirectOnError: true,
+    });
+    expect(postRedirect).toMatchObject({ target: "application" });
     expect(await statusOf(anonymous.orgs.getPublishedContentSite(org, site.id))).toBe(404);
   });
 });

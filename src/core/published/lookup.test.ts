@@ -1,9 +1,13 @@
 import { base64url } from "jose";
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import { tokensTable } from "../users/tables.js";
 import { signVisitorToken } from "../visitors/visitor-token.js";
 
-/** `getPublishedContentByUrl`: URL forms, sections and site spaces, share keys, visitor tokens. */
+/**
+ * `getPublishedContentByUrl` and `resolvePublishedContentByUrl`: URL forms, sections and site
+ * spaces, paths that are not pages, share keys, visitor tokens and unsigned claims.
+ */
 async function setup() {
   const w = await createWorkspace();
   const docs = await w.space({ title: "Docs" });
@@ -25,6 +29,8 @@ async function setup() {
   /** Anonymous lookups, over HTTP; the owner's go through the typed client. */
   const lookup = (url: string, extra = "") =>
     w.test.request("GET", `/urls/published?url=${encodeURIComponent(url)}${extra}`, { token: null });
+  /** An anonymous POST lookup with this body. */
+  const post = (body: unknown) => w.test.request("POST", "/urls/published", { token: null, body });
   const root = `http://docsbase.test/sites/${site}/`;
   return {
     ...w,
@@ -33,6 +39,7 @@ async function setup() {
     site,
     params,
     lookup,
+    post,
     root,
     referencePath: onSite(reference).path,
     docsSiteSpace: onSite(docs).id,
@@ -75,16 +82,50 @@ describe("getPublishedContentByUrl: URLs", () => {
     expect((await w.lookup(`${w.root}intro/?x=1#top`)).body.pathname).toBe("intro");
   });
 
-  it("answers 404 for unknown pages, sites and hosts, and 400 for a malformed URL", async () => {
+  it("resolves any path inside a site, pages or not, leaving the rest to the renderer", async () => {
+    const w = await setup();
+    for (const rest of [
+      "llms.txt",
+      "llms-full.txt",
+      "intro.md",
+      "sitemap.xml",
+      "robots.txt",
+      "nope",
+      "intro/nope",
+    ]) {
+      const url = `${w.root}${rest}`;
+      for (const answer of [await w.lookup(url), await w.post({ url })]) {
+        expect([rest, answer.status]).toEqual([rest, 200]);
+        expect(answer.body).toMatchObject({
+          site: w.site,
+          space: w.docs,
+          pathname: rest,
+          basePath: `/sites/${w.site}/`,
+          complete: true,
+          canonicalUrl: url,
+        });
+      }
+    }
+    // Inside a named site space, the rest follows its path.
+    const inReference = (await w.post({ url: `${w.root}${w.referencePath}/sitemap.xml` })).body;
+    expect(inReference).toMatchObject({
+      space: w.reference,
+      pathname: "sitemap.xml",
+      basePath: `/sites/${w.site}/${w.referencePath}/`,
+    });
+  });
+
+  it("answers 404 for unknown sites and hosts, and 400 for a malformed URL", async () => {
     const w = await setup();
     for (const url of [
-      `${w.root}nope`,
-      `${w.root}intro/nope`,
       "http://docsbase.test/sites/unknown/",
+      "http://docsbase.test/sites/unknown/llms.txt",
       "https://docs.unknown.example/",
+      "https://docs.unknown.example/robots.txt",
       "http://docsbase.test/other",
     ]) {
       expect([url, (await w.lookup(url)).status]).toEqual([url, 404]);
+      expect([url, (await w.post({ url })).status]).toEqual([url, 404]);
     }
     const malformed = await w.lookup("not a url");
     expect(malformed.status).toBe(400);
@@ -242,8 +283,9 @@ describe("getPublishedContentByUrl: visitor-auth", () => {
     expect(JSON.stringify(missing.body)).not.toContain(w.org);
     expect(JSON.stringify(missing.body)).not.toContain(w.site);
     expect((await w.withToken(w.root, "garbage", "&redirectOnError=true")).body).toEqual(expected);
-    // A valid token on an unknown page is still a 404.
-    expect((await w.withToken(`${w.root}nope`, await w.sign(), "&redirectOnError=true")).status).toBe(404);
+    // A valid token on a path that is no page resolves: the renderer shows its 404 page.
+    const inside = await w.withToken(`${w.root}nope`, await w.sign(), "&redirectOnError=true");
+    expect(inside.body).toMatchObject({ site: w.site, pathname: "nope" });
     expect((await w.lookup(w.root, "&redirectOnError=false")).status).toBe(404);
   });
 
@@ -291,5 +333,119 @@ describe("getPublishedContentByUrl: visitor-auth", () => {
     expect((await w.withToken(`${url}?visitor.beta=true&unsigned.beta=true`, await w.sign())).status).toBe(
       404,
     );
+  });
+});
+
+describe("resolvePublishedContentByUrl", () => {
+  it("answers what the GET answers, anonymously, whatever token the caller holds", async () => {
+    const w = await setup();
+    for (const url of [w.root, `${w.root}intro/install`, `${w.root}${w.referencePath}/endpoints`]) {
+      const got = await w.lookup(url);
+      const posted = await w.post({ url });
+      expect(posted.status).toBe(200);
+      // The same address, site, space and revision: the same reader token too.
+      expect(posted.body).toEqual(got.body);
+    }
+    // A member's token opens nothing more: an unpublished site is 404 for its owner too.
+    await w.client.unpublishSite(w.params);
+    expect((await w.post({ url: w.root })).status).toBe(404);
+    expect((await w.api("POST", "/urls/published", { url: w.root })).status).toBe(404);
+    await expect(w.client.resolvePublishedContentByUrl({ body: { url: w.root } })).rejects.toMatchObject({
+      code: "not_found",
+    });
+  });
+
+  it("needs an active key of a share-link site in the URL, as the GET does", async () => {
+    const w = await setup();
+    await w.client.updateSiteById({ ...w.params, body: { visibility: "share-link" } });
+    const link = await w.client.createSiteShareLink({ ...w.params, body: { name: "Team" } });
+    expect((await w.post({ url: `${w.root}llms.txt?share=${link.token}` })).body).toMatchObject({
+      shareKey: link.token,
+      pathname: "llms.txt",
+    });
+    for (const url of [`${w.root}llms.txt`, `${w.root}llms.txt?share=unknown`]) {
+      expect((await w.post({ url })).status).toBe(404);
+      // Unsigned claims open nothing.
+      expect((await w.post({ url, visitor: { unsignedClaims: { share: link.token } } })).status).toBe(404);
+    }
+  });
+
+  it("answers 400 naming the field of a bad body, and stores nothing", async () => {
+    const w = await setup();
+    const cases: [unknown, RegExp][] = [
+      [{}, /^body\.url: /],
+      [{ url: 42 }, /^body\.url: /],
+      [{ url: "" }, /^body\.url: /],
+      [{ url: "not a url" }, /^body\.url: expected an absolute URL/],
+      [{ url: "ftp://docsbase.test/sites/x/" }, /^body\.url: expected an http or https URL/],
+      [{ url: `${w.root}${"a".repeat(2048)}` }, /^body\.url: /],
+      [{ url: w.root, redirectOnError: "yes" }, /^body\.redirectOnError: /],
+      [{ url: w.root, visitor: "token" }, /^body\.visitor: /],
+      [{ url: w.root, visitor: { jwtToken: 1 } }, /^body\.visitor\.jwtToken: /],
+      [{ url: w.root, visitor: { jwtToken: "x".repeat(8193) } }, /^body\.visitor\.jwtToken: /],
+      [{ url: w.root, visitor: { unsignedClaims: ["beta"] } }, /^body\.visitor\.unsignedClaims: /],
+      [{ url: w.root, visitor: { unsignedClaims: "beta" } }, /^body\.visitor\.unsignedClaims: /],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await w.post(body);
+      expect([body, answer.status]).toEqual([body, 400]);
+      expect(answer.body.error.message).toMatch(message);
+    }
+    const readerTokens = () =>
+      w.storage.read((tx) => tx.list(tokensTable, { index: "byKind", where: ["space-reader"] }));
+    expect(await readerTokens()).toEqual([]);
+    expect((await w.post({ url: w.root })).status).toBe(200);
+    expect(await readerTokens()).toHaveLength(1);
+  });
+
+  it("feeds unsigned claims to conditions, under visitor.claims.unsigned only", async () => {
+    const w = await setup();
+    await w.client.updateSiteSpaceById({
+      ...w.params,
+      siteSpaceId: w.referenceSiteSpace,
+      body: { condition: "visitor.claims.unsigned.beta == true" },
+    });
+    const url = `${w.root}${w.referencePath}/endpoints`;
+    const beta = await w.post({ url, visitor: { unsignedClaims: { beta: true } } });
+    expect(beta.body).toMatchObject({ space: w.reference, pathname: "endpoints" });
+    for (const visitor of [undefined, {}, { unsignedClaims: {} }, { unsignedClaims: { beta: false } }]) {
+      expect((await w.post({ url, visitor })).status).toBe(404);
+    }
+    // The GET has no unsigned claims: the site space stays hidden, and the URL's query sets none.
+    expect((await w.lookup(`${url}?visitor.beta=true`)).status).toBe(404);
+  });
+
+  it("verifies jwtToken on visitor-auth sites; unsigned claims never stand for signed ones", async () => {
+    const w = await setup();
+    await w.client.updateSiteById({ ...w.params, body: { visibility: "visitor-auth" } });
+    const key = (await w.client.getSitePublishingAuthById(w.params)).privateKey;
+    const sign = (claims: Record<string, unknown> = {}) =>
+      signVisitorToken(claims, key, { expiresAt: new Date("2025-01-01T01:00:00.000Z") });
+    const url = `${w.root}intro`;
+    const withToken = await w.post({ url, visitor: { jwtToken: await sign() } });
+    expect(withToken.body).toMatchObject({ site: w.site, pathname: "intro" });
+    expect(withToken.body).toEqual((await w.lookup(url, `&visitorAuthToken=${await sign()}`)).body);
+    // Without a valid token: 404, unsigned claims or not, or the redirect on request.
+    for (const visitor of [undefined, { jwtToken: "garbage" }, { unsignedClaims: { plan: "pro" } }]) {
+      expect((await w.post({ url, visitor })).status).toBe(404);
+      expect((await w.post({ url, visitor, redirectOnError: true })).body).toEqual({
+        target: "application",
+        redirect: "http://docsbase.test/",
+      });
+    }
+
+    await w.client.updateSiteSpaceById({
+      ...w.params,
+      siteSpaceId: w.referenceSiteSpace,
+      body: { condition: 'visitor.claims.plan == "pro" && visitor.claims.unsigned.beta == true' },
+    });
+    const endpoints = `${w.root}${w.referencePath}/endpoints`;
+    const resolves = async (claims: Record<string, unknown>, unsignedClaims?: Record<string, unknown>) =>
+      (await w.post({ url: endpoints, visitor: { jwtToken: await sign(claims), unsignedClaims } })).status;
+    expect(await resolves({ plan: "pro" }, { beta: true })).toBe(200);
+    expect(await resolves({ plan: "pro", unsigned: { beta: true } })).toBe(200);
+    expect(await resolves({}, { beta: true, plan: "pro" })).toBe(404);
+    // On a name both carry, the token's own (signed) unsigned claim wins.
+    expect(await resolves({ plan: "pro", unsigned: { beta: false } }, { beta: true })).toBe(404);
   });
 });

@@ -1,4 +1,3 @@
-import { requireRevision } from "../content-tree/revisions.js";
 import type { Context, World } from "../shared/world.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import { spacesTable } from "../spaces/tables.js";
@@ -15,22 +14,38 @@ import {
 import { verifyVisitorToken } from "../visitors/visitor-token.js";
 
 /**
- * Resolving a published URL (`getPublishedContentByUrl`, docs/sites.md, "Resolving a URL").
+ * Resolving a published URL (`getPublishedContentByUrl`, `resolvePublishedContentByUrl`;
+ * docs/sites.md, "URLs").
  *
  * 1. The site: `<baseUrl>/sites/<id or basename>/...` (the id is tried first, so a basename can
  *    never take over another site's id), else `http(s)://<hostname>/...` of the site with that
  *    hostname. `?share=<key>` is the share key.
- * 2. Who may read it: the answer depends only on the URL, the visitor token and stored data,
- *    never on the caller's token, so a renderer calling with a member's token shows anonymous
- *    readers nothing more than they may see. The site must be published; `public` and `unlisted`
- *    sites resolve for anyone, `share-link` sites with an active key of their own, `visitor-auth`
- *    sites with a valid visitor token (see {@link visitorClaims}).
+ * 2. Who may read it: the answer depends only on the URL, what the visitor brings (see
+ *    {@link Visitor}) and stored data, never on the caller's token, so a renderer calling with a
+ *    member's token shows anonymous readers nothing more than they may see. The site must be
+ *    published; `public` and `unlisted` sites resolve for anyone, `share-link` sites with an
+ *    active key of their own, `visitor-auth` sites with a valid visitor token (see
+ *    {@link visitorClaims}).
  * 3. The section: a segment naming a visible section is consumed; a segment naming a section
  *    hidden from this reader answers 404; otherwise the reader's default section (the first visible
  *    one when the stored default is hidden). Then the site space, likewise within the section.
- * 4. The page: the remaining segments are a page path in the space's current revision; an unknown
- *    path answers 404, an empty one is the space's root (the renderer shows its first page).
+ * 4. The rest: the remaining segments are the `pathname`, whatever they name. The renderer decides
+ *    what it is: a page path, `llms.txt`, `<page>.md`, `sitemap.xml`, or nothing (its 404 page).
+ *    An empty rest is the space's root (the renderer shows its first page). So any URL inside a
+ *    site the reader may see resolves, and only a URL outside every site, or inside a section or
+ *    site space hidden from the reader, answers 404.
  */
+
+/**
+ * What a visitor brings to a lookup: a visitor token (`visitorAuthToken` of the GET, `jwtToken` of
+ * the POST), verified only for a `visitor-auth` site, and unsigned claims (the POST's
+ * `unsignedClaims`), which conditions read as `visitor.claims.unsigned`. Unsigned claims open no
+ * site: they only choose among what the reader may already see.
+ */
+export interface Visitor {
+  readonly token?: string | undefined;
+  readonly unsignedClaims?: Readonly<Record<string, unknown>> | undefined;
+}
 
 /** What a URL resolves to, before it is presented. */
 export interface Resolution {
@@ -93,8 +108,9 @@ const segmentsOf = (parts: readonly string[]) =>
 /**
  * The claims of a visitor token, as conditions read them (`visitor.claims`): the token's claims
  * but the registered ones. `visitor.claims.unsigned` is the token's own `unsigned` claim when it
- * is an object, and nothing otherwise: no other source (the URL, a cookie) ever sets a claim, so
- * every claim a condition reads was signed with the site's publishing key.
+ * is an object, and nothing otherwise. Nothing but the token sets a claim outside `unsigned`
+ * (see {@link withUnsignedClaims}), so every claim a condition reads there was signed with the
+ * site's publishing key.
  */
 export function visitorClaims(claims: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const { unsigned, ...signed } = claims;
@@ -103,14 +119,28 @@ export function visitorClaims(claims: Readonly<Record<string, unknown>>): Record
 }
 
 /**
- * Resolves a published URL (see the module comment). `visitorAuthToken` is verified only for a
+ * `claims` with the visitor's unsigned claims under `unsigned`. They go nowhere else, so a claim
+ * a visitor sets never stands for a signed one; on a name both carry, the token's `unsigned` claim
+ * (signed) wins.
+ */
+export function withUnsignedClaims(
+  claims: Readonly<Record<string, unknown>>,
+  unsignedClaims: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
+  if (!unsignedClaims || Object.keys(unsignedClaims).length === 0) return { ...claims };
+  const signed = claims["unsigned"] as Readonly<Record<string, unknown>> | undefined;
+  return { ...claims, unsigned: { ...unsignedClaims, ...signed } };
+}
+
+/**
+ * Resolves a published URL (see the module comment). The visitor's token is verified only for a
  * `visitor-auth` site, against its publishing key at the world's clock.
  */
 export async function resolvePublishedUrl(
   tx: ReadTransaction,
   world: World,
   url: URL,
-  visitorAuthToken: string | undefined,
+  visitor: Visitor,
 ): Promise<LookupResult> {
   const match = await matchSite(tx, world, url);
   if (!match || !match.site.published) return NOT_FOUND;
@@ -118,18 +148,18 @@ export async function resolvePublishedUrl(
   let claims: Record<string, unknown> = {};
   let shareKey: string | undefined;
   if (site.visibility === "visitor-auth") {
-    if (!visitorAuthToken) return { ok: false, kind: "token", site };
-    const verified = await verifyVisitorToken(visitorAuthToken, site.publishingKey, world.clock());
+    if (!visitor.token) return { ok: false, kind: "token", site };
+    const verified = await verifyVisitorToken(visitor.token, site.publishingKey, world.clock());
     if (!verified.ok) return { ok: false, kind: "token", site };
     claims = visitorClaims(verified.claims);
   } else {
-    const visitor = await visitorAccess(tx, site, url.searchParams.get("share") ?? undefined);
-    if (!visitor) return NOT_FOUND;
-    shareKey = visitor.shareKey;
+    const access = await visitorAccess(tx, site, url.searchParams.get("share") ?? undefined);
+    if (!access) return NOT_FOUND;
+    shareKey = access.shareKey;
   }
 
   const stored = await loadStructure(tx, site);
-  const visible = visibleStructure(stored, claims);
+  const visible = visibleStructure(stored, withUnsignedClaims(claims, visitor.unsignedClaims));
   const rest = [...segments];
   const named: string[] = [];
 
@@ -152,10 +182,6 @@ export async function resolvePublishedUrl(
   if (!space || space.state !== "live") return NOT_FOUND;
 
   const pathname = rest.join("/");
-  if (pathname !== "") {
-    const content = await requireRevision(tx, world, space.revision);
-    if (!(await content.pageAtPath(pathname))) return NOT_FOUND;
-  }
   const storedSection = stored.sections.find((candidate) => candidate.id === section?.id);
   const storedSiteSpace = [...stored.siteSpaces.values()]
     .flat()

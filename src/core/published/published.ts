@@ -1,10 +1,10 @@
 import * as z from "zod";
 import { noToken } from "../permissions/rules.js";
-import { defineOperation } from "../registry.js";
+import { defineOperation, type Scope } from "../registry.js";
 import { badRequest, notFound } from "../shared/errors.js";
 import { MAX_ID_LENGTH, MAX_URL_LENGTH, queryBoolean } from "../shared/schema.js";
 import { defaultSiteCustomization } from "./customizations.js";
-import { readerToken, resolvePublishedUrl } from "./lookup.js";
+import { readerToken, resolvePublishedUrl, type Visitor } from "./lookup.js";
 import { loadStructure, presentSite, presentStructure } from "../sites/present.js";
 import { onSiteForReaders, readerSpaces, visibleStructure } from "../sites/readers.js";
 import { siteParams, siteSchema, siteStructureSchema } from "../sites/schemas.js";
@@ -18,8 +18,10 @@ import { memberSpaces } from "../sites/structure.js";
  * unlisted or share-link (with its key) site, its structure filtered by conditions evaluated with
  * no claims, and its spaces with a reader's permissions.
  *
- * `getPublishedContentByUrl` resolves a published URL (see `lookup.ts`), whoever calls, and hands
- * out a short-lived `apiToken` that reads the resolved space's content and nothing else.
+ * `getPublishedContentByUrl` (GET, the visitor token in the query) and
+ * `resolvePublishedContentByUrl` (POST, the visitor's token and unsigned claims in the body)
+ * resolve a published URL (see `lookup.ts`), whoever calls, and hand out a short-lived `apiToken`
+ * that reads the resolved space's content and nothing else.
  */
 
 const tag = "sites";
@@ -95,18 +97,56 @@ export const publishedSiteContentSchema = z.object({
   canonicalUrl: z.string(),
 });
 
-/** An absolute http(s) URL, or 400 naming `query.url`. */
-function parseUrl(text: string): URL {
+/** An absolute http(s) URL, or 400 naming `field`. */
+function parseUrl(text: string, field: string): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw badRequest("query.url: expected an absolute URL");
+    throw badRequest(`${field}: expected an absolute URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw badRequest("query.url: expected an http or https URL");
+    throw badRequest(`${field}: expected an http or https URL`);
   }
   return url;
+}
+
+const lookupResponse = z.union([redirectSchema, publishedSiteContentSchema]);
+
+/** The answer of both lookups: the URL resolved for this visitor, or the redirect on request. */
+async function lookUp(
+  scope: Scope<object, "write">,
+  text: string,
+  field: string,
+  visitor: Visitor,
+  redirectOnError: boolean | undefined,
+): Promise<z.input<typeof lookupResponse>> {
+  const result = await resolvePublishedUrl(scope.tx, scope, parseUrl(text, field), visitor);
+  if (!result.ok) {
+    if (result.kind === "token" && redirectOnError) {
+      // No fallback URL is stored (see publishing-auth.ts): the application, where one signs in.
+      // Not the site's page there: its path would hand a visitor who holds no valid token the
+      // site's and its organization's ids (docs/security.md).
+      return { target: "application" as const, redirect: `${scope.appUrl}/` };
+    }
+    throw notFound(`No published content at "${text}"`);
+  }
+  const { resolution } = result;
+  return {
+    site: resolution.site.id,
+    ...(resolution.section ? { siteSection: resolution.section.id } : {}),
+    siteSpace: resolution.siteSpace.id,
+    space: resolution.space.id,
+    revision: resolution.space.revision,
+    pathname: resolution.pathname,
+    basePath: resolution.basePath,
+    siteBasePath: resolution.siteBasePath,
+    apiToken: await readerToken(scope.tx, scope, resolution),
+    organization: resolution.site.organization,
+    ...(resolution.shareKey ? { shareKey: resolution.shareKey } : {}),
+    complete: resolution.complete,
+    canonicalUrl: resolution.canonicalUrl,
+  };
 }
 
 export const getPublishedContentByUrl = defineOperation({
@@ -115,7 +155,7 @@ export const getPublishedContentByUrl = defineOperation({
   path: "/urls/published",
   tag: publishedTag,
   summary:
-    "Resolve a published URL to its site, section, site space, space and page path, with a short-lived read-only token for that space",
+    "Resolve a published URL to its site, section, site space, space and path, with a short-lived read-only token for that space",
   access: noToken,
   // Writes the `apiToken` it hands out.
   transaction: "write",
@@ -124,36 +164,45 @@ export const getPublishedContentByUrl = defineOperation({
     visitorAuthToken: z.string().max(MAX_VISITOR_TOKEN_LENGTH).optional(),
     redirectOnError: queryBoolean().optional(),
   }),
-  response: z.union([redirectSchema, publishedSiteContentSchema]),
-  async run(scope, { query }) {
-    const url = parseUrl(query.url);
-    const result = await resolvePublishedUrl(scope.tx, scope, url, query.visitorAuthToken);
-    if (!result.ok) {
-      if (result.kind === "token" && query.redirectOnError) {
-        // No fallback URL is stored (see publishing-auth.ts): the application, where one signs in.
-        // Not the site's page there: its path would hand a visitor who holds no valid token the
-        // site's and its organization's ids (docs/security.md).
-        return { target: "application" as const, redirect: `${scope.appUrl}/` };
-      }
-      throw notFound(`No published content at "${query.url}"`);
-    }
-    const { resolution } = result;
-    return {
-      site: resolution.site.id,
-      ...(resolution.section ? { siteSection: resolution.section.id } : {}),
-      siteSpace: resolution.siteSpace.id,
-      space: resolution.space.id,
-      revision: resolution.space.revision,
-      pathname: resolution.pathname,
-      basePath: resolution.basePath,
-      siteBasePath: resolution.siteBasePath,
-      apiToken: await readerToken(scope.tx, scope, resolution),
-      organization: resolution.site.organization,
-      ...(resolution.shareKey ? { shareKey: resolution.shareKey } : {}),
-      complete: resolution.complete,
-      canonicalUrl: resolution.canonicalUrl,
-    };
-  },
+  response: lookupResponse,
+  run: (scope, { query }) =>
+    lookUp(scope, query.url, "query.url", { token: query.visitorAuthToken }, query.redirectOnError),
 });
 
-export const publishedOperations = { getPublishedContentSite, getPublishedContentByUrl };
+export const resolvePublishedContentByUrl = defineOperation({
+  id: "resolvePublishedContentByUrl",
+  method: "post",
+  path: "/urls/published",
+  tag: publishedTag,
+  summary:
+    "Resolve a published URL as getPublishedContentByUrl does, the visitor's token and unsigned claims in the body",
+  access: noToken,
+  // Writes the `apiToken` it hands out.
+  transaction: "write",
+  body: z.object({
+    url: z.string().min(1).max(MAX_URL_LENGTH),
+    redirectOnError: z.boolean().optional(),
+    visitor: z
+      .object({
+        jwtToken: z.string().max(MAX_VISITOR_TOKEN_LENGTH).optional(),
+        // The reference's `PlainObject`; conditions read it as `visitor.claims.unsigned`.
+        unsignedClaims: z.record(z.string(), z.unknown()).optional(),
+      })
+      .optional(),
+  }),
+  response: lookupResponse,
+  run: (scope, { body }) =>
+    lookUp(
+      scope,
+      body.url,
+      "body.url",
+      { token: body.visitor?.jwtToken, unsignedClaims: body.visitor?.unsignedClaims },
+      body.redirectOnError,
+    ),
+});
+
+export const publishedOperations = {
+  getPublishedContentSite,
+  getPublishedContentByUrl,
+  resolvePublishedContentByUrl,
+};
