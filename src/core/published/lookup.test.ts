@@ -413,6 +413,12 @@ describe("resolvePublishedContentByUrl", () => {
     }
     // The GET has no unsigned claims: the site space stays hidden, and the URL's query sets none.
     expect((await w.lookup(`${url}?visitor.beta=true`)).status).toBe(404);
+    // A public site reads no visitor token: its claims, signed or not, are ignored.
+    const key = (await w.client.getSitePublishingAuthById(w.params)).privateKey;
+    const jwtToken = await signVisitorToken({ unsigned: { beta: true } }, key);
+    expect((await w.post({ url, visitor: { jwtToken } })).status).toBe(404);
+    expect((await w.post({ url, visitor: { jwtToken: "garbage" } })).status).toBe(404);
+    expect((await w.post({ url: w.root, visitor: { jwtToken: "garbage" } })).status).toBe(200);
   });
 
   it("verifies jwtToken on visitor-auth sites; unsigned claims never stand for signed ones", async () => {
