@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { countingStorage } from "../../../test/support/counting-storage.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import { memoryStorage } from "../../adapters/memory/index.js";
+import { createTestDocsbase } from "../../testing/double.js";
 import { MAX_REDIRECTS_PER_SITE } from "./redirects.js";
 import { siteRedirectsTable } from "./tables.js";
 
@@ -288,5 +291,37 @@ describe("site redirects", () => {
     const redirect = await w.create("/old", w.toSpace);
     await w.client.deleteSiteById(w.at);
     expect(await w.stored(siteRedirectsTable, redirect.id)).toBeUndefined();
+  });
+
+  it("are found by source and checked for duplicates reading one redirect, however many the site has", async () => {
+    const counting = countingStorage(memoryStorage());
+    const test = await createTestDocsbase({ storage: counting.storage });
+    const client = test.as(await test.createUser("Owner"));
+    const { id: organizationId } = await client.createOrganization({ body: { title: "Acme" } });
+    const { id: spaceId } = await client.createSpace({ organizationId, body: { title: "Docs" } });
+    const { id: siteId } = await client.createSite({ organizationId, body: { spaces: [spaceId] } });
+    const at = { organizationId, siteId };
+    const siteSpaceId = (await client.listSiteSpaces(at)).items[0]!.id;
+    const destination = { kind: "site-space" as const, siteSpaceId };
+    const first = await client.createSiteRedirect({ ...at, body: { source: "/r-0", destination } });
+    const stored = (await counting.storage.read((tx) => tx.get(siteRedirectsTable, first.id)))!;
+    const redirectsRead = async (many: number) => {
+      await counting.storage.write(async (tx) => {
+        for (let i = 1; i < many; i++)
+          await tx.put(siteRedirectsTable, { ...stored, id: `r-${i}`, source: `/r-${i}` });
+      });
+      counting.clear();
+      await client.getSiteRedirectBySource({ ...at, source: `/r-${many - 1}` });
+      await expect(
+        client.createSiteRedirect({ ...at, body: { source: "/r-0", destination } }),
+      ).rejects.toMatchObject({
+        code: "conflict",
+      });
+      await client.updateSiteRedirectById({ ...at, siteRedirectId: first.id, body: { source: "/r-0" } });
+      return counting.reads.get(siteRedirectsTable.name)?.records;
+    };
+    // The lookup, the refused creation and the update: one redirect each, and the update's own.
+    expect(await redirectsRead(2)).toBe(4);
+    expect(await redirectsRead(3000)).toBe(4);
   });
 });
