@@ -283,6 +283,13 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
     const link = (await w.client.createSiteShareLink({ ...at, body: { name: "Reviewers" } })).id;
     return { existing: { ...at, shareLinkId: link }, missing: { ...at, shareLinkId: "none" } };
   },
+  async deleteSiteRedirectById(w) {
+    const at = { organizationId: w.org, siteId: await w.newSite() };
+    const siteSpaceId = (await w.client.listSiteSpaces(at)).items[0]!.id;
+    const destination = { kind: "site-space" as const, siteSpaceId };
+    const redirect = (await w.client.createSiteRedirect({ ...at, body: { source: "/old", destination } })).id;
+    return { existing: { ...at, siteRedirectId: redirect }, missing: { ...at, siteRedirectId: "none" } };
+  },
   async unpublishIntegration(w) {
     await publish(w, "walk-gone");
     // A name nobody published: judged by the caller's organizations.

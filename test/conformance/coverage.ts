@@ -106,6 +106,13 @@ export const COVERAGE = {
     "getSitePublishingAuthById",
     "regenerateSitePublishingAuthById",
   ],
+  site_redirects: [
+    "createSiteRedirect",
+    "listSiteRedirects",
+    "updateSiteRedirectById",
+    "deleteSiteRedirectById",
+    "getSiteRedirectBySource",
+  ],
   sites: [
     "listSites",
     "createSite",

@@ -132,6 +132,12 @@ export async function createFuzzFixture() {
   await api("POST", `${sites}/${site}/publish`);
   const shareLink = (await api("POST", `${sites}/${site}/share-links`, { name: "Reviewers" })).id as string;
   const siteSpaces = (await api("GET", `${sites}/${site}/site-spaces`)).items as { id: string }[];
+  const redirect = (
+    await api("POST", `${sites}/${site}/redirects`, {
+      source: "/old",
+      destination: { kind: "site-space", siteSpaceId: siteSpaces[0]!.id },
+    })
+  ).id as string;
 
   // An OpenAPI spec from a text source, processed, so that it has a version.
   await api("POST", `/orgs/${org}/openapi`, {
@@ -205,6 +211,7 @@ export async function createFuzzFixture() {
     siteSectionGroupId: [group],
     siteSpaceId: siteSpaces.map((siteSpace) => siteSpace.id),
     shareLinkId: [shareLink],
+    siteRedirectId: [redirect],
     integrationName: ["fuzz-tool"],
     specSlug: ["pets"],
     samlProviderId: [samlProvider],

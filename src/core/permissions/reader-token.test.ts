@@ -42,6 +42,13 @@ const OPEN_BEFORE = [
   "searchSpaceContent",
 ];
 
+/**
+ * The reads of a site opened since, to a token for the site whose lookup issued it
+ * (`path.siteId`), as the renderer calls them with the lookup's `apiToken`.
+ */
+const OPEN_ON_SITE = ["getSiteRedirectBySource"];
+const OPEN = [...OPEN_BEFORE, ...OPEN_ON_SITE].sort();
+
 /** A host module's two reads of a space: one says nothing of reader tokens, one opens itself to them. */
 const spaceParams = z.object({ spaceId: pathParam() });
 const notes = defineModule({
@@ -74,15 +81,21 @@ const notes = defineModule({
 });
 
 describe("the operations open to a reader token", () => {
-  it("are declared on exactly the operations the path rule opened", () => {
+  it("are declared on exactly the operations the path rule opened, and the site reads since", () => {
     const declared = Object.values(operations).filter((operation) => operation.access.readerToken);
-    expect(declared.map((operation) => operation.id).sort()).toEqual([...OPEN_BEFORE].sort());
+    expect(declared.map((operation) => operation.id).sort()).toEqual(OPEN);
     for (const operation of declared) {
+      const onSite = OPEN_ON_SITE.includes(operation.id);
       expect([operation.id, operation.method, operation.path]).toEqual([
         operation.id,
         "get",
-        expect.stringMatching(/^\/spaces\/\{spaceId\}/),
+        expect.stringMatching(
+          onSite ? /^\/orgs\/\{organizationId\}\/sites\/\{siteId\}\// : /^\/spaces\/\{spaceId\}/,
+        ),
       ]);
+      expect(operation.access.readerToken).toEqual(
+        onSite ? { site: "siteId" } : expect.objectContaining({ space: "spaceId" }),
+      );
     }
   });
 
@@ -100,7 +113,12 @@ describe("the operations open to a reader token", () => {
     const shown = Object.values(document.paths).flatMap((item: any) =>
       Object.values(item).filter((operation: any) => operation["x-docsbase-reader-token"]),
     );
-    expect(shown.map((operation: any) => operation.operationId).sort()).toEqual([...OPEN_BEFORE].sort());
+    expect(shown.map((operation: any) => operation.operationId).sort()).toEqual(OPEN);
+    const redirect = document.paths["/orgs/{organizationId}/sites/{siteId}/redirect"].get;
+    expect(redirect["x-docsbase-reader-token"]).toEqual({ site: "siteId" });
+    expect(redirect.description).toMatch(
+      /Also a reader token .* for the site whose lookup issued it, in path\.siteId\.$/,
+    );
   });
 });
 

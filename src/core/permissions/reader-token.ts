@@ -17,6 +17,9 @@ import type { AccessRule, ReaderTokenAccess } from "./rule.js";
 /** The path parameters every reader-token operation names its space and revision by. */
 const IN_PATH: ReaderTokenAccess = { space: "spaceId", revision: "revisionId" };
 
+/** For the reads of a site: the token's own site, in `path.siteId`. */
+export const SITE_IN_PATH: ReaderTokenAccess = { site: "siteId" };
+
 /**
  * `rule`, also open to a reader token for the space in `path.spaceId` and, where the path has one,
  * the revision in `path.revisionId`. The rule still resolves as for anyone: the object rule of the
@@ -47,8 +50,10 @@ export function requireReaderTokenAccess(
   const named = params as Readonly<Record<string, unknown>>;
   const allowed =
     where !== undefined &&
-    named[where.space] === scope.space &&
-    (named[where.revision] === undefined || named[where.revision] === scope.revision);
+    ("site" in where
+      ? scope.site !== undefined && named[where.site] === scope.site
+      : named[where.space] === scope.space &&
+        (named[where.revision] === undefined || named[where.revision] === scope.revision));
   if (!allowed) {
     throw forbidden(
       `This token only reads the published content of space "${scope.space}" (its pages, files and revision "${scope.revision}")`,
@@ -63,7 +68,13 @@ export function requireReaderTokenAccess(
 export function documentReaderTokenAccess(
   where: ReaderTokenAccess,
   path: string,
-): { readonly params: Partial<ReaderTokenAccess>; readonly sentence: string } {
+): { readonly params: Readonly<Record<string, string>>; readonly sentence: string } {
+  if ("site" in where) {
+    return {
+      params: { site: where.site },
+      sentence: `a reader token (the apiToken of a published-content lookup) may call it for the site whose lookup issued it, in path.${where.site}`,
+    };
+  }
   const revision = path.includes(`{${where.revision}}`);
   return {
     params: { space: where.space, ...(revision ? { revision: where.revision } : {}) },

@@ -36,15 +36,21 @@ export interface AccessRule<Loaded extends object = object, Params = Record<stri
 
 /**
  * What a reader token (the `apiToken` of a published-content lookup) may read through an
- * operation: the space its path names in `space`, and, where the path has one, the revision named
- * in `revision`; each must be the one the token was issued for.
+ * operation: either the space its path names in `space`, and, where the path has one, the revision
+ * named in `revision`, each the one the token was issued for; or (`site`) the site whose lookup
+ * issued the token, named by that path parameter.
  */
-export interface ReaderTokenAccess {
-  /** The path parameter naming the space: `spaceId`. */
-  readonly space: string;
-  /** The path parameter naming a revision, where the operation's path has one: `revisionId`. */
-  readonly revision: string;
-}
+export type ReaderTokenAccess =
+  | {
+      /** The path parameter naming the space: `spaceId`. */
+      readonly space: string;
+      /** The path parameter naming a revision, where the operation's path has one: `revisionId`. */
+      readonly revision: string;
+    }
+  | {
+      /** The path parameter naming the site: `siteId`. */
+      readonly site: string;
+    };
 
 /** Declares an access rule; the identity function, there for type inference. */
 export function defineAccess<Loaded extends object, Params = Record<string, unknown>>(

@@ -6,26 +6,34 @@ import { orderOperations } from "./order.js";
 import { listPermissionsAggregateInSite } from "./permissions-aggregate.js";
 import { publishingAuthOperations } from "./publishing-auth.js";
 import { sectionOperations } from "./sections.js";
+import { redirectOperations } from "./redirects.js";
 import { shareLinkOperations } from "./share-links.js";
 import { siteSpaceOperations } from "./site-spaces.js";
 import { siteOperations } from "./sites.js";
 import { purgeSiteSpaces } from "./structure.js";
-import { shareLinksTable, siteNodesTable, sitesTable, siteSpacesTable } from "./tables.js";
+import {
+  shareLinksTable,
+  siteNodesTable,
+  siteRedirectsTable,
+  sitesTable,
+  siteSpacesTable,
+} from "./tables.js";
 
 /**
  * Sites: their administration and structure (sections, section groups, site spaces, share links,
- * the adaptive-content schema and the visitor-auth key). What readers of a published site get is
+ * redirects, the adaptive-content schema and the visitor-auth key). What readers of a published site get is
  * the `published` module.
  */
 export const sitesModule = defineModule({
   name: "sites",
-  tables: [sitesTable, siteNodesTable, siteSpacesTable, shareLinksTable],
+  tables: [sitesTable, siteNodesTable, siteSpacesTable, shareLinksTable, siteRedirectsTable],
   operations: {
     ...siteOperations,
     ...sectionOperations,
     ...groupOperations,
     ...siteSpaceOperations,
     ...shareLinkOperations,
+    ...redirectOperations,
     ...adaptiveOperations,
     ...publishingAuthOperations,
     ...orderOperations,

@@ -24,6 +24,7 @@ import {
   siteAgentsContext,
   siteNodesTable,
   type SiteRecord,
+  siteRedirectsTable,
   sitesTable,
   siteSpacesTable,
   SITE_TYPES,
@@ -254,7 +255,8 @@ export const deleteSiteById = defineOperation({
   method: "delete",
   path: "/orgs/{organizationId}/sites/{siteId}",
   tag,
-  summary: "Delete a site with its sections, groups, site spaces and share links (the spaces stay)",
+  summary:
+    "Delete a site with its sections, groups, site spaces, share links and redirects (the spaces stay)",
   params: siteParams,
   access: onSiteIfPresent("admin"),
   emptyStatuses: [204, 205],
@@ -276,6 +278,9 @@ export async function deleteSiteRecords(tx: WriteTransaction, site: SiteRecord):
   }
   for (const link of await tx.list(shareLinksTable, { index: "bySite", where: [site.id] })) {
     await tx.delete(shareLinksTable, link.id);
+  }
+  for (const redirect of await tx.list(siteRedirectsTable, { index: "bySource", where: [site.id] })) {
+    await tx.delete(siteRedirectsTable, redirect.id);
   }
   await tx.delete(sitesTable, site.id);
 }

@@ -166,3 +166,30 @@ export const shareLinksTable = defineTable({
   },
   record: shareLinkRecord,
 });
+
+/** The reference's `SiteRedirectDestination`: a section, a site space or a page of the site. */
+export const siteRedirectDestination = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("site-section"), siteSectionId: z.string() }),
+  z.object({ kind: z.literal("site-space"), siteSpaceId: z.string() }),
+  z.object({ kind: z.literal("site-page"), siteSpaceId: z.string(), pageId: z.string() }),
+]);
+export type SiteRedirectDestination = z.infer<typeof siteRedirectDestination>;
+
+export const siteRedirectRecord = z.object({
+  id: z.string(),
+  site: z.string(),
+  organization: z.string(),
+  /** A path within the site (`/old/page`), unique among the site's redirects. */
+  source: z.string(),
+  destination: siteRedirectDestination,
+  createdAt: z.string(),
+});
+export type SiteRedirectRecord = z.infer<typeof siteRedirectRecord>;
+
+/** `bySource` serves the list (in source order), the lookup by source and the uniqueness check. */
+export const siteRedirectsTable = defineTable({
+  name: "siteRedirects",
+  key: "id",
+  indexes: { bySource: ["site", "source"] },
+  record: siteRedirectRecord,
+});
