@@ -180,6 +180,7 @@ export const COVERAGE = {
     "getFileInRevisionById",
     "getPageInRevisionById",
     "getPageInRevisionByPath",
+    "getPageDocumentInRevisionById",
   ],
   links_search: [
     "listSpaceLinks",
