@@ -29,6 +29,12 @@ export interface PageBodyQuery {
   evaluated?: boolean | "deterministic-only" | undefined;
 }
 
+/**
+ * A page read converting a document resolves the links still written as paths (link-references/
+ * markdown-links.ts, `writtenLinks`); one returning markdown shows them as written.
+ */
+export const writtenLinksFor = (query: PageBodyQuery) => ({ writtenLinks: query.format !== "markdown" });
+
 /** Space-level variables: none can be set yet, so expressions see only the page's own. */
 const SPACE_VARIABLES: Readonly<Record<string, string>> = {};
 

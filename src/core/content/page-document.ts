@@ -38,7 +38,7 @@ const getPageDocumentInRevisionById = defineOperation({
   async run(scope, { params, query }) {
     const node = await scope.content.node(params.pageId, { children: false });
     if (!node) throw notFound(`Page "${params.pageId}" not found in revision "${params.revisionId}"`);
-    const links = await renderingFor(scope, scope.content, [node.version]);
+    const links = await renderingFor(scope, scope.content, [node.version], { writtenLinks: true });
     return pageDocument(node.version, links, query.evaluated, scope.cache) as z.infer<typeof documentSchema>;
   },
 });
