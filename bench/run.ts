@@ -34,6 +34,7 @@ import { benchInstances } from "./instances.js";
 import { benchDouble } from "./double.js";
 import { benchTypedoc } from "./typedoc.js";
 import { benchBundle } from "./bundle.js";
+import { benchWrittenLinks } from "./written-links.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -137,6 +138,8 @@ const parts = {
   typedoc: benchTypedoc,
   // Issue 27, item 6: the browser bundle's initial load and lazy chunks.
   bundle: benchBundle,
+  // Issue 23, item 9: resolving links written before their target, on document reads.
+  "written-links": benchWrittenLinks,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {

@@ -71,6 +71,16 @@ describe.each(STORAGE_KINDS)("conformance: space and revision content (%s)", (ki
     expect(oldPage).toMatchObject({ markdown: "# Welcome\n\nHello **world**." });
     const { data: oldByPath } = await api.spaces.getPageInRevisionByPath(space, older, "introduction");
     expect(oldByPath.id).toBe(intro.id);
+    const { data: document } = await api.spaces.getPageDocumentInRevisionById(space, older, intro.id);
+    expect(document).toMatchObject({
+      object: "document",
+      nodes: [{ type: "heading-1" }, { type: "paragraph" }],
+    });
+    const { data: evaluated } = await api.spaces.getPageDocumentInRevisionById(space, older, child.id, {
+      evaluated: true,
+    });
+    expect(evaluated.nodes).toHaveLength(1);
+    expect(await statusOf(api.spaces.getPageDocumentInRevisionById(space, older, "no-such-page"))).toBe(404);
     expect(await statusOf(api.spaces.getRevisionById(space, "no-such-revision"))).toBe(404);
   });
 });

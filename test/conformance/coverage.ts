@@ -187,6 +187,7 @@ export const COVERAGE = {
     "getFileInRevisionById",
     "getPageInRevisionById",
     "getPageInRevisionByPath",
+    "getPageDocumentInRevisionById",
   ],
   links_search: [
     "listSpaceLinks",

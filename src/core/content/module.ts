@@ -1,4 +1,5 @@
 import { defineModule } from "../module.js";
+import { pageDocumentOperations } from "./page-document.js";
 import { contentReadOperations } from "./reads.js";
 import { templateOperations } from "./templates.js";
 import { contentWriteOperations } from "./writes.js";
@@ -10,5 +11,10 @@ import { contentWriteOperations } from "./writes.js";
 export const contentModule = defineModule({
   name: "content",
   tables: [],
-  operations: { ...contentReadOperations, ...contentWriteOperations, ...templateOperations },
+  operations: {
+    ...contentReadOperations,
+    ...pageDocumentOperations,
+    ...contentWriteOperations,
+    ...templateOperations,
+  },
 });

@@ -7,6 +7,7 @@ import { fnv1a } from "../shared/digest.js";
 import type { DerivedCache } from "../shared/world.js";
 import { evaluateMarkdown, markdownToDocument } from "../document/index.js";
 import type { TreeNode } from "../content-tree/tree.js";
+import type { PageVersionRecord } from "../content-tree/tables.js";
 
 /**
  * The body of a page read (reference parameters `format`, `evaluated`, `dereferenced`).
@@ -28,6 +29,12 @@ export interface PageBodyQuery {
   evaluated?: boolean | "deterministic-only" | undefined;
 }
 
+/**
+ * A page read converting a document resolves the links still written as paths (link-references/
+ * markdown-links.ts, `writtenLinks`); one returning markdown shows them as written.
+ */
+export const writtenLinksFor = (query: PageBodyQuery) => ({ writtenLinks: query.format !== "markdown" });
+
 /** Space-level variables: none can be set yet, so expressions see only the page's own. */
 const SPACE_VARIABLES: Readonly<Record<string, string>> = {};
 
@@ -40,28 +47,43 @@ const SPACE_VARIABLES: Readonly<Record<string, string>> = {};
 export function pageBody(query: PageBodyQuery, links: LinkRendering, cache?: DerivedCache) {
   return (node: TreeNode): { markdown: string } | { document: Record<string, unknown> } => {
     const { version } = node;
-    const evaluate = (markdown: string) =>
-      query.evaluated
-        ? evaluateMarkdown(
-            markdown,
-            { space: { vars: SPACE_VARIABLES }, page: { vars: version.variables ?? {} } },
-            { deterministicOnly: query.evaluated === "deterministic-only" },
-          )
-        : markdown;
-    if (query.format === "markdown") return { markdown: evaluate(links.markdown(version)) };
-    const source = links.document(version);
-    // HTML and GitBook blocks that hold references render to paths, which a rename changes.
-    const rendered = source === version.markdown ? "" : `:${fnv1a(source)}`;
-    const key = `document:${version.id}:${String(query.evaluated ?? false)}${rendered}`;
-    let document = cache?.get(key) as Record<string, unknown> | undefined;
-    if (!document) {
-      const text = evaluate(source);
-      document = markdownToDocument(text, { linkRef: documentLinkRef(text) }) as unknown as Record<
-        string,
-        unknown
-      >;
-      cache?.set(key, document, jsonBytes(document));
+    if (query.format === "markdown") {
+      return { markdown: evaluated(links.markdown(version), version, query.evaluated) };
     }
-    return { document };
+    return { document: pageDocument(version, links, query.evaluated, cache) };
   };
+}
+
+/** The JSON document of a page version, converted once per evaluation mode (see {@link pageBody}). */
+export function pageDocument(
+  version: PageVersionRecord,
+  links: LinkRendering,
+  evaluation: PageBodyQuery["evaluated"],
+  cache?: DerivedCache,
+): Record<string, unknown> {
+  const source = links.document(version);
+  // HTML and GitBook blocks that hold references render to paths, which a rename changes.
+  const rendered = source === version.markdown ? "" : `:${fnv1a(source)}`;
+  const key = `document:${version.id}:${String(evaluation ?? false)}${rendered}`;
+  let document = cache?.get(key) as Record<string, unknown> | undefined;
+  if (!document) {
+    const text = evaluated(source, version, evaluation);
+    document = markdownToDocument(text, { linkRef: documentLinkRef(text) }) as unknown as Record<
+      string,
+      unknown
+    >;
+    cache?.set(key, document, jsonBytes(document));
+  }
+  return document;
+}
+
+/** `markdown` with its expressions substituted when `evaluation` asks for it. */
+function evaluated(markdown: string, version: PageVersionRecord, evaluation: PageBodyQuery["evaluated"]) {
+  return evaluation
+    ? evaluateMarkdown(
+        markdown,
+        { space: { vars: SPACE_VARIABLES }, page: { vars: version.variables ?? {} } },
+        { deterministicOnly: evaluation === "deterministic-only" },
+      )
+    : markdown;
 }

@@ -16,7 +16,7 @@ import {
   subtreeVersions,
 } from "./present.js";
 import { renderingFor } from "../link-references/markdown-links.js";
-import { pageBody, pageBodyQuery } from "./page-body.js";
+import { pageBody, pageBodyQuery, writtenLinksFor } from "./page-body.js";
 import { pageTree } from "../content-tree/tree.js";
 
 /**
@@ -147,7 +147,7 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
       const pageId = pathParamOf(params, "pageId");
       const node = await scope.content.node(pageId, { children: true });
       if (!node) throw notFound(`Page "${pageId}" not found`);
-      const links = await renderingFor(scope, scope.content, subtreeVersions(node));
+      const links = await renderingFor(scope, scope.content, subtreeVersions(node), writtenLinksFor(query));
       const body = pageBody(query, links, scope.cache);
       return presentPage(scope, scope.space, node, { children: true, links, body });
     },
@@ -170,7 +170,7 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
       const found = path ? await scope.content.pageAtPath(path) : undefined;
       const node = found && (await scope.content.node(found.page, { children: true }));
       if (!node) throw notFound(`No page at path "${path}"`);
-      const links = await renderingFor(scope, scope.content, subtreeVersions(node));
+      const links = await renderingFor(scope, scope.content, subtreeVersions(node), writtenLinksFor(query));
       const body = pageBody(query, links, scope.cache);
       return presentPage(scope, scope.space, node, { children: true, links, body });
     },

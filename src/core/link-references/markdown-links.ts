@@ -5,6 +5,7 @@ import type { DerivedCache } from "../shared/world.js";
 import { answerQuestions, mergeQuestions, resolverFor, type LinkLookup } from "./lookup.js";
 import { directoryOf, pageFilePath } from "./paths.js";
 import {
+  hasWrittenDestinations,
   linkSites,
   mayHoldReferences,
   noQuestions,
@@ -67,28 +68,61 @@ export interface LinkRendering {
   document(version: PageVersionRecord): string;
 }
 
+/** What a rendering prepares beyond references. */
+export interface RenderingOptions {
+  /**
+   * Resolve, for `document`, link and image destinations still written as relative paths: a link
+   * written before its target existed (or stored before references did) names the page or file at
+   * that path now, as if written now. Costs a lookup per such path, so only reads that convert a
+   * document ask for it.
+   */
+  readonly writtenLinks?: boolean;
+}
+
 /**
  * Prepares the rendering of `versions` (the pages a read presents) in the content `lookup` reads:
- * one lookup for all of them. Markdown without a reference (all markdown stored before references
- * existed) is given back as stored, without being parsed.
+ * one lookup for all of them (two with `writtenLinks`: the pages' own places, then the paths their
+ * links name from there). Markdown without a reference (all markdown stored before references
+ * existed) is given back as stored, without being parsed, unless `writtenLinks` resolves its links.
  */
 export async function linkRendering(
   lookup: LinkLookup,
   versions: Iterable<PageVersionRecord>,
   cache?: DerivedCache,
+  options: RenderingOptions = {},
 ): Promise<LinkRendering> {
   const questions = noQuestions();
+  const written = new Set<PageVersionRecord>();
   for (const version of versions) {
     if (mayHoldReferences(version.markdown)) {
       mergeQuestions(questions, storedQuestions(sitesOf(version, cache), version.page));
     }
+    if (options.writtenLinks && hasWrittenDestinations(sitesOf(version, cache))) {
+      written.add(version);
+      questions.pageIds.add(version.page);
+    }
   }
-  const answers: LinkAnswers | undefined =
+  let answers: LinkAnswers | undefined =
     questions.pageIds.size > 0 ? await answerQuestions(questions, lookup) : undefined;
-  const render = (version: PageVersionRecord, keepDestinations: boolean) =>
-    answers && mayHoldReferences(version.markdown)
-      ? renderLinks(version.markdown, sitesOf(version, cache), version.page, answers, { keepDestinations })
+  if (answers && written.size > 0) {
+    const more = noQuestions();
+    for (const version of written) {
+      const directory = directoryOf(answers.pageFiles.get(version.page) ?? "");
+      mergeQuestions(more, writtenQuestions(sitesOf(version, cache), directory));
+    }
+    // The first round asked no paths or names: these answers are all there are.
+    const { pageByPath, fileByName } = await answerQuestions(more, lookup);
+    answers = { ...answers, pageByPath, fileByName };
+  }
+  const render = (version: PageVersionRecord, keepDestinations: boolean) => {
+    const resolveWritten = keepDestinations && written.has(version);
+    return answers && (resolveWritten || mayHoldReferences(version.markdown))
+      ? renderLinks(version.markdown, sitesOf(version, cache), version.page, answers, {
+          keepDestinations,
+          resolveWritten,
+        })
       : version.markdown;
+  };
   return {
     markdown: (version) => render(version, false),
     document: (version) => render(version, true),
@@ -111,8 +145,9 @@ export function renderingFor(
   world: { readonly cache: DerivedCache },
   content: Revision,
   versions: Iterable<PageVersionRecord>,
+  options?: RenderingOptions,
 ): Promise<LinkRendering> {
-  return linkRendering(resolverFor(content), versions, world.cache);
+  return linkRendering(resolverFor(content), versions, world.cache, options);
 }
 
 /** Stored markdown copied with its pages under new ids (`pages`: old id to new id). */

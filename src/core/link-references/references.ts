@@ -212,27 +212,48 @@ export function storeLinks(
   fromDirectory: string,
   answers: LinkAnswers,
 ): string {
-  return replaceSites(markdown, sites, (site, raw) => {
-    if (isReservedUrl(site.url)) return LITERAL_PREFIX + raw;
-    const target = writtenTarget(site.url, fromDirectory);
-    switch (target?.kind) {
-      case "page-path": {
-        const page = answers.pageByPath.get(target.path);
-        return page === undefined ? undefined : pageReference(page, suffixOf(raw));
-      }
-      case "file-name": {
-        const file = answers.fileByName.get(target.name);
-        return file === undefined ? undefined : fileReference(file, suffixOf(raw));
-      }
-      case "page":
-        return pageReference(target.id, suffixOf(raw));
-      case "file":
-        return fileReference(target.id, suffixOf(raw));
-      default:
-        return undefined;
-    }
-  });
+  return replaceSites(markdown, sites, (site, raw) =>
+    isReservedUrl(site.url) ? LITERAL_PREFIX + raw : referenceOfWritten(site, raw, fromDirectory, answers),
+  );
 }
+
+/** The reference a written (not reserved) target is stored as, or undefined when it stays as written. */
+function referenceOfWritten(
+  site: LinkSite,
+  raw: string,
+  fromDirectory: string,
+  answers: LinkAnswers,
+): string | undefined {
+  const target = writtenTarget(site.url, fromDirectory);
+  switch (target?.kind) {
+    case "page-path": {
+      const page = answers.pageByPath.get(target.path);
+      return page === undefined ? undefined : pageReference(page, suffixOf(raw));
+    }
+    case "file-name": {
+      const file = answers.fileByName.get(target.name);
+      return file === undefined ? undefined : fileReference(file, suffixOf(raw));
+    }
+    case "page":
+      return pageReference(target.id, suffixOf(raw));
+    case "file":
+      return fileReference(target.id, suffixOf(raw));
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Whether stored markdown keeps a link or image destination written as a relative path, which
+ * named nothing when it was written (or was stored before references existed) and may name a page
+ * or a file now ({@link RenderOptions.resolveWritten}).
+ */
+export function hasWrittenDestinations(sites: readonly LinkSite[]): boolean {
+  return sites.some((site) => isWrittenDestination(site) && writtenTarget(site.url, "") !== undefined);
+}
+
+const isWrittenDestination = (site: LinkSite) =>
+  (site.where === "destination" || site.where === "image") && !isReservedUrl(site.url);
 
 /** The questions of rendering stored markdown of page `source`. */
 export function storedQuestions(sites: readonly LinkSite[], source: string): LinkQuestions {
@@ -252,6 +273,13 @@ export interface RenderOptions {
    * become references ({@link documentRef}); HTML and blocks, which it holds as text, are rendered.
    */
   readonly keepDestinations?: boolean;
+  /**
+   * With `keepDestinations`: link and image destinations still written as relative paths become
+   * the references a write would store now (`answers` must hold {@link writtenQuestions} of the
+   * page's directory), so a link written before its target existed names the target as one written
+   * after it does.
+   */
+  readonly resolveWritten?: boolean;
 }
 
 /**
@@ -270,7 +298,13 @@ export function renderLinks(
   const fromDirectory = directoryOf(answers.pageFiles.get(source) ?? "");
   return replaceSites(markdown, sites, (site, raw) => {
     const reference = parseReference(site.url);
-    if (!reference) return undefined;
+    if (!reference) {
+      if (!options.keepDestinations || !options.resolveWritten || !isWrittenDestination(site))
+        return undefined;
+      const written = referenceOfWritten(site, raw, fromDirectory, answers);
+      // As for a stored one: an image keeps a file reference, and shows any other target as a path.
+      return site.where === "image" && parseReference(written ?? "")?.kind !== "file" ? undefined : written;
+    }
     if (options.keepDestinations && site.where === "destination") return undefined;
     // An image shows a file or a URL: a file reference stays one, anything else is its path.
     if (options.keepDestinations && site.where === "image" && reference.kind === "file") return undefined;

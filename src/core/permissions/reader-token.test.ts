@@ -35,6 +35,8 @@ const OPEN_BEFORE = [
   "getFileInRevisionById",
   "getPageInRevisionById",
   "getPageInRevisionByPath",
+  // Opened since: the body of a page as a renderer reads it.
+  "getPageDocumentInRevisionById",
   "listSpaceLinks",
   "listPageLinksInSpace",
   "listSpacePageBacklinks",
