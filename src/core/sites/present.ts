@@ -148,6 +148,16 @@ export function sectionUrl(world: World, site: SiteRecord, section: SiteSectionR
   return `${siteRootUrl(world, site)}${section && !section.default ? `${section.path}/` : ""}`;
 }
 
+/** The published URL of a site space, given its section (undefined when the site has none). */
+export function siteSpaceUrl(
+  world: World,
+  site: SiteRecord,
+  section: SiteSectionRecord | undefined,
+  siteSpace: Pick<SiteSpaceRecord, "default" | "path">,
+): string {
+  return `${sectionUrl(world, site, section)}${siteSpace.default ? "" : `${siteSpace.path}/`}`;
+}
+
 export async function presentSiteSpace(
   world: World,
   site: SiteRecord,
@@ -157,9 +167,7 @@ export async function presentSiteSpace(
 ): Promise<SiteSpace | undefined> {
   const space = await presentSpace(siteSpace.space);
   if (!space) return undefined;
-  const path = `${sectionUrl(world, site, section).slice(siteRootUrl(world, site).length)}${
-    siteSpace.default ? "" : `${siteSpace.path}/`
-  }`;
+  const path = siteSpaceUrl(world, site, section, siteSpace).slice(siteRootUrl(world, site).length);
   return {
     object: "site-space",
     id: siteSpace.id,

@@ -7,7 +7,7 @@ import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { findSite, sitePermissions, type SitePermissions } from "./access.js";
 import { evaluateCondition, parseCondition } from "../visitors/conditions.js";
-import { loadStructure, siteRootUrl, type StoredStructure } from "./present.js";
+import { loadStructure, siteSpaceUrl, type StoredStructure } from "./present.js";
 import {
   type ShareLinkRecord,
   shareLinksTable,
@@ -236,9 +236,7 @@ export async function sharedSpaceUrl(
   const found = firstSiteSpaceOf(visible, space.id);
   if (!found) return undefined;
   const { section, siteSpace } = found;
-  return `${siteRootUrl(world, site)}${section && !section.default ? `${section.path}/` : ""}${
-    siteSpace.default ? "" : `${siteSpace.path}/`
-  }?share=${encodeURIComponent(shareKey)}`;
+  return `${siteSpaceUrl(world, site, section, siteSpace)}?share=${encodeURIComponent(shareKey)}`;
 }
 
 function firstSiteSpaceOf(structure: StoredStructure, space: string) {
