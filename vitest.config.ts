@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * The tests as six projects, so that the everyday loop starts nothing it does not need:
+ * The tests as five projects, so that the everyday loop starts nothing it does not need:
  *
  * - `unit` (`npx vitest run --project unit`): everything that runs inside vitest's Node process
  *   on its own. Its files share one module graph per worker (`isolate: false`): loading docsbase
@@ -15,12 +15,10 @@ import { defineConfig } from "vitest/config";
  *   PostgreSQL, and the conformance suite, which runs every file on every adapter.
  * - `runtimes`: docsbase outside Node: headless Chromium, Deno and Bun; and the built package
  *   (`dist/`, which `npm test` builds first), as examples/consumer installs it.
- * - `alone`: tests that measure latency on a server they load (the noisy neighbour): they run
- *   after every other project has ended, one file at a time, so that what they measure is the
- *   server's behaviour and not the other test files sharing the machine's two cores.
  *
- * `npm test` runs them all. The files of the first five share one pool of workers, queued by
- * project name, and within a project the longest files first; `alone` runs after them.
+ * `npm test` runs them all. Their files share one pool of workers, queued by project name, and
+ * within a project the longest files first. No test measures time: latency under load is a
+ * benchmark (`npm run bench -- noisy-neighbour`), not a test.
  */
 const CLI = [
   "test/cli.test.ts",
@@ -28,6 +26,7 @@ const CLI = [
   "test/cli-commands.test.ts",
   "test/cli-test-double.test.ts",
   "test/crash.test.ts",
+  "test/noisy-neighbour.test.ts",
   "test/outbound.test.ts",
   "test/quickstart.test.ts",
 ];
@@ -37,8 +36,6 @@ const POSTGRES = ["test/postgres/**/*.test.ts", "test/cli-postgres.test.ts", "te
  * module may already be loaded by another file, so they run isolated, in `mocking`.
  */
 const MOCKING = ["src/**/*.mock.test.ts"];
-/** Latency measured under load: run last, with nothing else running (see `alone` above). */
-const ALONE = ["test/noisy-neighbour.test.ts"];
 const RUNTIMES = [
   "test/browser.test.ts",
   "test/browser-examples.test.ts",
@@ -58,7 +55,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: [...CLI, ...POSTGRES, ...RUNTIMES, ...MOCKING, ...ALONE],
+          exclude: [...CLI, ...POSTGRES, ...RUNTIMES, ...MOCKING],
           isolate: false,
           unstubGlobals: true,
         },
@@ -75,10 +72,6 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: "runtimes", include: RUNTIMES } },
-      {
-        extends: true,
-        test: { name: "alone", include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } },
-      },
     ],
   },
 });
