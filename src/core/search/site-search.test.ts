@@ -110,6 +110,35 @@ describe("searchSiteContent", () => {
     }
   });
 
+  it("takes, in the default scope, each other section's site space in the current one's language", async () => {
+    const s = await setup();
+    const french = await s.space({ title: "Tutoriels", language: "fr" });
+    const referenceFr = await s.space({ title: "Référence", language: "fr" });
+    await s.client.createPage({ spaceId: french, body: { title: "Wombat", markdown: "Le wombat." } });
+    await s.client.createPage({
+      spaceId: referenceFr,
+      body: { title: "API wombat", markdown: "Le wombat." },
+    });
+    const guides = (await s.client.listSiteSpaces(s.params)).items.find((item) => item.space.id === s.docs)!;
+    await s.client.addSpaceToSite({ ...s.params, body: { spaceId: french, sectionId: guides.section! } });
+    await s.client.addSpaceToSite({
+      ...s.params,
+      body: { spaceId: referenceFr, sectionId: s.apiSection.id },
+    });
+    const current = (await s.client.listSiteSpaces(s.params)).items.find(
+      (item) => item.space.id === french,
+    )!.id;
+    const ids = await s.found({ query: "wombat", scope: { mode: "default", currentSiteSpace: current } });
+    expect(sorted(ids)).toEqual(sorted([french, referenceFr]));
+    // Without a language, each other section gives its default.
+    const english = await s.found({
+      query: "wombat",
+      mode: "current",
+      siteSpaceId: s.siteSpaceOf(s.tutorials),
+    });
+    expect(sorted(english)).toEqual(sorted([s.docs, s.tutorials, s.reference]));
+  });
+
   it("pages through the groups", async () => {
     const s = await setup();
     const first = await s.post({ query: "wombat", scope: { mode: "all" } }, s.api, "?limit=2");

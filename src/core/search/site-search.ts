@@ -1,17 +1,15 @@
 import * as z from "zod";
 import { requireRevision, type Revision } from "../content-tree/revisions.js";
-import { contentRole } from "../permissions/membership.js";
 import { defineOperation } from "../registry.js";
 import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
 import { boundedId } from "../shared/schema.js";
 import { loadStructure, type StoredStructure } from "../sites/present.js";
-import { type SiteReader, visibleStructure, walk } from "../sites/readers.js";
+import { visibleStructure, walk } from "../sites/readers.js";
 import { onSiteForReadersOrToken } from "../sites/redirects.js";
 import { shareKeyQuery } from "../sites/sections.js";
 import { siteParams } from "../sites/schemas.js";
-import type { SiteSectionRecord, SiteSpaceRecord } from "../sites/tables.js";
-import { spacePermissions } from "../spaces/permissions.js";
+import type { SiteSpaceRecord } from "../sites/tables.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { withSearchIndex } from "./live-index.js";
@@ -29,8 +27,8 @@ import { pageHit, rankPages, type PageHit } from "./search-index.js";
  *   and the reader token of a lookup of this very site. A visitor searches the structure their
  *   reader sees ({@link visibleStructure}, conditions evaluated with no claims), so a site space or
  *   section hidden by a condition is neither searched nor named; a member searches the structure as
- *   stored, in the spaces they can read.
- * - Where ({@link SiteSearchScope}): every site space (`all`); the default site space of each
+ *   stored.
+ * - Where ({@link siteSearchScope}): every site space (`all`); the default site space of each
  *   section, and the current one (`default`); the site spaces named (`specific`). The older
  *   `mode`/`siteSpaceIds`/`siteSpaceId` members say the same (`current` is `default` with
  *   `currentSiteSpace`).
@@ -97,35 +95,38 @@ function whereOf(body: z.infer<typeof siteSearchBody>): Where {
   }
 }
 
-/** A site space of the structure, with its section (none in a site without sections). */
-interface Placed {
-  readonly section: SiteSectionRecord | undefined;
-  readonly siteSpace: SiteSpaceRecord;
+/** The site spaces of a structure, section by section (one list without sections), in structure order. */
+function placedSiteSpaces(structure: StoredStructure): (readonly SiteSpaceRecord[])[] {
+  if (structure.sections.length === 0) return [structure.siteSpaces.get("") ?? []];
+  return walk(structure.children, "")
+    .filter((node) => node.kind === "section")
+    .map((section) => structure.siteSpaces.get(section.id) ?? []);
 }
 
-/** The site spaces of a structure, section by section, in structure order. */
-function placedSiteSpaces(structure: StoredStructure): Placed[][] {
-  if (structure.sections.length === 0) {
-    return [(structure.siteSpaces.get("") ?? []).map((siteSpace) => ({ section: undefined, siteSpace }))];
+/** The live spaces the site spaces show, each read once. */
+async function spacesShown(
+  tx: ReadTransaction,
+  siteSpaces: readonly SiteSpaceRecord[],
+): Promise<Map<string, SpaceRecord>> {
+  const spaces = new Map<string, SpaceRecord>();
+  for (const id of new Set(siteSpaces.map((siteSpace) => siteSpace.space))) {
+    const space = await tx.get(spacesTable, id);
+    if (space?.state === "live") spaces.set(id, space);
   }
-  return walk(structure.children, "")
-    .filter((node): node is SiteSectionRecord => node.kind === "section")
-    .map((section) =>
-      (structure.siteSpaces.get(section.id) ?? []).map((siteSpace) => ({ section, siteSpace })),
-    );
+  return spaces;
 }
 
 /**
  * The site spaces `where` selects, in structure order. A site space named that the reader does not
  * see answers as one that does not exist: 400 naming the field.
  */
-async function selectSiteSpaces(
-  tx: ReadTransaction,
+function selectSiteSpaces(
   structure: StoredStructure,
+  spaces: ReadonlyMap<string, SpaceRecord>,
   where: Where,
-): Promise<SiteSpaceRecord[]> {
+): SiteSpaceRecord[] {
   const sections = placedSiteSpaces(structure);
-  const all = sections.flat().map(({ siteSpace }) => siteSpace);
+  const all = sections.flat();
   const byId = new Map(all.map((siteSpace) => [siteSpace.id, siteSpace]));
   const require = (id: string, field: string) => {
     const siteSpace = byId.get(id);
@@ -138,43 +139,21 @@ async function selectSiteSpaces(
     return all.filter((siteSpace) => named.has(siteSpace.id));
   }
   const current = where.current && require(where.current.id, where.current.field);
-  // The current site space's language picks, in each section, the site space of that language
-  // (a section's translation of it) over the section's default.
-  const language = current && (await tx.get(spacesTable, current.space))?.language;
+  // With a language, the current site space's, each section stands by its site space in that
+  // language (its translation; the current one in its own section) rather than its default.
+  const language = current && spaces.get(current.space)?.language;
   const chosen = new Set<string>(current ? [current.id] : []);
-  for (const placed of sections) {
-    const records = placed.map(({ siteSpace }) => siteSpace);
+  for (const siteSpaces of sections) {
     const spoken =
       language === undefined
         ? undefined
-        : await findAsync(
-            records,
-            async (siteSpace) => (await tx.get(spacesTable, siteSpace.space))?.language === language,
-          );
-    const pick = spoken ?? records.find((siteSpace) => siteSpace.default);
+        : siteSpaces.includes(current!)
+          ? current
+          : siteSpaces.find((siteSpace) => spaces.get(siteSpace.space)?.language === language);
+    const pick = spoken ?? siteSpaces.find((siteSpace) => siteSpace.default);
     if (pick) chosen.add(pick.id);
   }
   return all.filter((siteSpace) => chosen.has(siteSpace.id));
-}
-
-async function findAsync<T>(
-  items: readonly T[],
-  test: (item: T) => Promise<boolean>,
-): Promise<T | undefined> {
-  for (const item of items) if (await test(item)) return item;
-  return undefined;
-}
-
-/** The live space of a site space when `reader` may search it, else undefined. */
-async function searchableSpace(
-  tx: ReadTransaction,
-  reader: SiteReader,
-  siteSpace: SiteSpaceRecord,
-): Promise<SpaceRecord | undefined> {
-  const space = await tx.get(spacesTable, siteSpace.space);
-  if (space?.state !== "live") return undefined;
-  if (reader.kind === "visitor") return space;
-  return spacePermissions(await contentRole(tx, reader.membership, space), space).view ? space : undefined;
 }
 
 export const searchSiteContent = defineOperation({
@@ -194,16 +173,18 @@ export const searchSiteContent = defineOperation({
     const { tx, site, reader } = scope;
     const where = whereOf(body);
     const stored = await loadStructure(tx, site);
+    // A member who can view the site holds a role in its organization, which reads every space of
+    // it (docs/permissions.md): they search the structure as stored, as they read it.
     const structure = reader.kind === "member" ? stored : visibleStructure(stored, {});
+    const spaces = await spacesShown(tx, placedSiteSpaces(structure).flat());
     const found: { siteSpace: SiteSpaceRecord; space: SpaceRecord; content: Revision; hits: PageHit[] }[] =
       [];
     const searched = new Set<string>();
-    for (const siteSpace of await selectSiteSpaces(tx, structure, where)) {
+    for (const siteSpace of selectSiteSpaces(structure, spaces, where)) {
       // A space shown by several site spaces is searched once, under the first of them.
-      if (searched.has(siteSpace.space)) continue;
-      searched.add(siteSpace.space);
-      const space = await searchableSpace(tx, reader, siteSpace);
-      if (!space) continue;
+      const space = spaces.get(siteSpace.space);
+      if (!space || searched.has(space.id)) continue;
+      searched.add(space.id);
       const content = await requireRevision(tx, scope, space.revision);
       const hits = await withSearchIndex(tx, scope, content, (index) => {
         const ranking = rankPages(index, body.query, PAGES_PER_SPACE);
