@@ -106,6 +106,7 @@ export const COVERAGE = {
     "getSitePublishingAuthById",
     "regenerateSitePublishingAuthById",
   ],
+  site_search: ["searchSiteContent"],
   site_redirects: [
     "createSiteRedirect",
     "listSiteRedirects",

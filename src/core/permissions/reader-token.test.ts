@@ -48,8 +48,10 @@ const OPEN_BEFORE = [
  * The reads of a site opened since, to a token for the site whose lookup issued it
  * (`path.siteId`), as the renderer calls them with the lookup's `apiToken`.
  */
-const OPEN_ON_SITE = ["getSiteRedirectBySource"];
+const OPEN_ON_SITE = ["getSiteRedirectBySource", "searchSiteContent"];
 const OPEN = [...OPEN_BEFORE, ...OPEN_ON_SITE].sort();
+/** The reads among them that the reference sends as POST (a search's body). */
+const POSTED_READS = ["searchSiteContent"];
 
 /** A host module's two reads of a space: one says nothing of reader tokens, one opens itself to them. */
 const spaceParams = z.object({ spaceId: pathParam() });
@@ -88,9 +90,10 @@ describe("the operations open to a reader token", () => {
     expect(declared.map((operation) => operation.id).sort()).toEqual(OPEN);
     for (const operation of declared) {
       const onSite = OPEN_ON_SITE.includes(operation.id);
+      if (POSTED_READS.includes(operation.id)) expect(operation.transaction).toBe("read");
       expect([operation.id, operation.method, operation.path]).toEqual([
         operation.id,
-        "get",
+        POSTED_READS.includes(operation.id) ? "post" : "get",
         expect.stringMatching(
           onSite ? /^\/orgs\/\{organizationId\}\/sites\/\{siteId\}\// : /^\/spaces\/\{spaceId\}/,
         ),

@@ -35,8 +35,11 @@ import { pageAt, pageHit, rankPages, type PageHit } from "./search-index.js";
 /** Pages listed per space in an organization search. */
 export const PAGES_PER_SPACE = 10;
 
+/** The longest search query, in characters. */
+export const SEARCH_QUERY_LENGTH = 512;
+
 const tag = "search";
-const searchQuery = z.object({ query: z.string().min(1).max(512), ...pageQuery });
+const searchQuery = z.object({ query: z.string().min(1).max(SEARCH_QUERY_LENGTH), ...pageQuery });
 
 export const searchSpaceContent = defineOperation({
   id: "searchSpaceContent",

@@ -79,7 +79,7 @@ async function requireFreeSource(tx: ReadTransaction, site: SiteRecord, source: 
  * by a lookup of this very site (`invoke` refuses it any other site): it reads the site as a
  * visitor while the site is published.
  */
-function onSiteForReadersOrToken(): AccessRule<SiteReaderAccess> {
+export function onSiteForReadersOrToken(): AccessRule<SiteReaderAccess> {
   const readers = onSiteForReaders();
   return readableWithReaderToken(
     defineAccess({
