@@ -27,6 +27,7 @@ const CLI = [
   "test/cli-admin-token.test.ts",
   "test/cli-commands.test.ts",
   "test/cli-test-double.test.ts",
+  "test/gitbook-cli.test.ts",
   "test/crash.test.ts",
   "test/outbound.test.ts",
   "test/quickstart.test.ts",
