@@ -248,6 +248,7 @@ export const COVERAGE = {
     "moveSpace",
     "transferSpace",
     "listSpacesInOrganizationById",
+    "getEmbedByUrlInSpace",
   ],
   teams: [
     "listTeamsInOrganizationById",
