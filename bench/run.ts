@@ -35,6 +35,7 @@ import { benchDouble } from "./double.js";
 import { benchTypedoc } from "./typedoc.js";
 import { benchBundle } from "./bundle.js";
 import { benchWrittenLinks } from "./written-links.js";
+import { benchEmbeds } from "./embeds.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -140,6 +141,8 @@ const parts = {
   bundle: benchBundle,
   // Issue 23, item 9: resolving links written before their target, on document reads.
   "written-links": benchWrittenLinks,
+  // Issue 23, item 8: the embed of a URL, fetched and scanned.
+  embeds: benchEmbeds,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {
