@@ -25,6 +25,7 @@ const CLI = [
   "test/cli-admin-token.test.ts",
   "test/cli-commands.test.ts",
   "test/cli-test-double.test.ts",
+  "test/gitbook-cli.test.ts",
   "test/crash.test.ts",
   "test/noisy-neighbour.test.ts",
   "test/outbound.test.ts",

@@ -36,6 +36,7 @@ import { benchTypedoc } from "./typedoc.js";
 import { benchBundle } from "./bundle.js";
 import { benchWrittenLinks } from "./written-links.js";
 import { benchNoisyNeighbour } from "./noisy-neighbour.js";
+import { benchEmbeds } from "./embeds.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -143,6 +144,8 @@ const parts = {
   "written-links": benchWrittenLinks,
   // Issue 28: another organization's latency while one floods the server (the test counts, this times).
   "noisy-neighbour": benchNoisyNeighbour,
+  // Issue 23, item 8: the embed of a URL, fetched and scanned.
+  embeds: benchEmbeds,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {

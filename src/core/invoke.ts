@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { Reply, type AnyOperation } from "./registry.js";
+import { AfterTransaction, Reply, type AnyOperation } from "./registry.js";
 import { requireReaderTokenAccess } from "./permissions/reader-token.js";
 import { badRequest, unauthorized } from "./shared/errors.js";
 import type { InvokeObserver, ObservedCall } from "./shared/observe.js";
@@ -72,7 +72,7 @@ async function run(
     if (answer) return answer;
   }
   const transaction = operation.transaction === "write" ? context.storage.write : context.storage.read;
-  const result: unknown = await transaction.call(context.storage, async (tx) =>
+  let result: unknown = await transaction.call(context.storage, async (tx) =>
     operation.run(
       // Not an object spread: on Node 20, a spread followed by more properties costs microseconds
       // per call (docs/performance.md, "The request path (issue 29)").
@@ -85,6 +85,7 @@ async function run(
       input,
     ),
   );
+  if (result instanceof AfterTransaction) result = await result.finish();
   if (result instanceof Reply) return { status: result.status, body: result.body, headers: result.headers };
   return { status: operation.status ?? 200, body: result, headers: {} };
 }

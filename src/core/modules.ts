@@ -6,6 +6,7 @@ import { contentModule } from "./content/module.js";
 import { contentTreeModule } from "./content-tree/module.js";
 import { conversationsModule } from "./conversations/module.js";
 import { grantsModule } from "./grants/module.js";
+import { embedsModule } from "./embeds/module.js";
 import { exportsModule } from "./exports/module.js";
 import { integrationsModule } from "./integrations/module.js";
 import { invitesModule } from "./invites/module.js";
@@ -50,6 +51,7 @@ export const MODULES = [
   contentModule,
   exportsModule,
   linksModule,
+  embedsModule,
   searchModule,
   changeRequestsModule,
   commentsModule,

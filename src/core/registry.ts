@@ -55,6 +55,25 @@ export function created<T>(
 /** 204 with no body. */
 export const noContent = () => new Reply<never>(204);
 
+/**
+ * What `run` returns when the rest of its work must wait until its transaction has ended: network
+ * I/O, which a transaction body must not await (IndexedDB commits a transaction left idle; see
+ * `Storage`). `invoke` calls `finish` once the transaction is over, and answers what it returns.
+ * The access rule has already been checked; `finish` touches no storage.
+ *
+ * @example
+ * ```ts
+ * async run(scope, { query }) {
+ *   return afterTransaction(() => embedOf(scope.fetch, query.url));
+ * }
+ * ```
+ */
+export class AfterTransaction<T = unknown> {
+  constructor(readonly finish: () => Promise<T | Reply<T>>) {}
+}
+
+export const afterTransaction = <T>(finish: () => Promise<T | Reply<T>>) => new AfterTransaction(finish);
+
 /** The parsed input an implementation receives. */
 export interface OperationInput<P extends AnyObjectSchema, Q extends AnyObjectSchema, B extends z.ZodType> {
   readonly params: z.output<P>;
@@ -121,7 +140,7 @@ export interface Operation<
   readonly run: (
     scope: Scope<L, T>,
     input: OperationInput<P, Q, B>,
-  ) => Promise<z.input<R> | Reply<z.input<R>>>;
+  ) => Promise<z.input<R> | Reply<z.input<R>> | AfterTransaction<z.input<R>>>;
 }
 
 /** An operation as declared: `transaction` defaults by method (GET reads, the others write). */

@@ -249,6 +249,7 @@ export const COVERAGE = {
     "moveSpace",
     "transferSpace",
     "listSpacesInOrganizationById",
+    "getEmbedByUrlInSpace",
   ],
   teams: [
     "listTeamsInOrganizationById",

@@ -160,4 +160,16 @@ describe.each(STORAGE_KINDS)("conformance: spaces (%s)", (kind) => {
     expect(await statusOf(reader.spaces.duplicateSpace(space.id))).toBe(403);
     expect(await statusOf(reader.orgs.createSpace(owned.org, { title: "Mine" }))).toBe(403);
   });
+
+  it("answers the embed of a URL, link-only when the page cannot be fetched", async () => {
+    const { api, org } = await owner();
+    const { data: space } = await api.orgs.createSpace(org, { title: "Embeds" });
+    // The guarded outbound fetch refuses loopback addresses: the embed is the link alone.
+    const url = "http://127.0.0.1:9/page";
+    const { data: embed } = await api.spaces.getEmbedByUrlInSpace(space.id, { url });
+    expect(embed).toEqual({ type: "link", title: url, site: "127.0.0.1" });
+    expect(await statusOf(api.spaces.getEmbedByUrlInSpace(space.id, { url: "not a url" }))).toBe(400);
+    const stranger = await owner("Stranger");
+    expect(await statusOf(stranger.api.spaces.getEmbedByUrlInSpace(space.id, { url }))).toBe(404);
+  });
 });

@@ -37,6 +37,8 @@ const OPEN_BEFORE = [
   "getPageInRevisionByPath",
   // Opened since: the body of a page as a renderer reads it.
   "getPageDocumentInRevisionById",
+  // Opened since: the embed of a URL that a page of the space shows.
+  "getEmbedByUrlInSpace",
   "listSpaceLinks",
   "listPageLinksInSpace",
   "listSpacePageBacklinks",
