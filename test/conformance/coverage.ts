@@ -189,6 +189,13 @@ export const COVERAGE = {
     "getPageInRevisionByPath",
     "getPageDocumentInRevisionById",
   ],
+  reusable_contents: [
+    "getReusableContentById",
+    "getReusableContentInChangeRequestById",
+    "getReusableContentInRevisionById",
+    "getReusableContentDocumentInRevisionById",
+    "getDocumentById",
+  ],
   links_search: [
     "listSpaceLinks",
     "listPageLinksInSpace",
