@@ -35,6 +35,7 @@ import { benchDouble } from "./double.js";
 import { benchTypedoc } from "./typedoc.js";
 import { benchBundle } from "./bundle.js";
 import { benchWrittenLinks } from "./written-links.js";
+import { benchReusableContents } from "./reusable-contents.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -140,6 +141,8 @@ const parts = {
   bundle: benchBundle,
   // Issue 23, item 9: resolving links written before their target, on document reads.
   "written-links": benchWrittenLinks,
+  // Issue 23, item 8: inlining reusable contents on page reads.
+  "reusable-contents": benchReusableContents,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {
