@@ -37,6 +37,7 @@ import { benchBundle } from "./bundle.js";
 import { benchWrittenLinks } from "./written-links.js";
 import { benchNoisyNeighbour } from "./noisy-neighbour.js";
 import { benchEmbeds } from "./embeds.js";
+import { benchReusableContents } from "./reusable-contents.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -146,6 +147,8 @@ const parts = {
   "noisy-neighbour": benchNoisyNeighbour,
   // Issue 23, item 8: the embed of a URL, fetched and scanned.
   embeds: benchEmbeds,
+  // Issue 23, item 8: inlining reusable contents on page reads.
+  "reusable-contents": benchReusableContents,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {

@@ -190,6 +190,18 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
     const created = (await w.client.uploadFileInChangeRequest({ ...at, body: file })).id;
     return { existing: { ...at, fileId: created }, missing: { ...at, fileId: "none" } };
   },
+  async deleteReusableContent(w) {
+    const id = (await w.client.createReusableContent({ spaceId: w.space, body: { title: "Gone" } })).id;
+    return {
+      existing: { spaceId: w.space, reusableContentId: id },
+      missing: { spaceId: w.space, reusableContentId: "none" },
+    };
+  },
+  async deleteReusableContentInChangeRequest(w) {
+    const at = { spaceId: w.space, changeRequestId: w.changeRequest };
+    const id = (await w.client.createReusableContentInChangeRequest({ ...at, body: { title: "Draft" } })).id;
+    return { existing: { ...at, reusableContentId: id }, missing: { ...at, reusableContentId: "none" } };
+  },
   async deleteCommentInSpace(w) {
     // Its author holds the role: a `comment` member deletes their own comment.
     const body = { page: w.page, body: markdown("mine") };

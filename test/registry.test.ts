@@ -30,10 +30,16 @@ const EXTENSIONS = new Set([
   "declineUserInvite",
   "verifySiteHostname",
   "approveSiteHostname",
-  ...["createPage", "updatePage", "deletePage", "uploadFile", "deleteFile"].flatMap((id) => [
-    id,
-    `${id}InChangeRequest`,
-  ]),
+  ...[
+    "createPage",
+    "updatePage",
+    "deletePage",
+    "uploadFile",
+    "deleteFile",
+    "createReusableContent",
+    "updateReusableContent",
+    "deleteReusableContent",
+  ].flatMap((id) => [id, `${id}InChangeRequest`]),
 ]);
 
 const referenceById = new Map<string, { method: string; path: string }>();

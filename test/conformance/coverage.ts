@@ -190,6 +190,13 @@ export const COVERAGE = {
     "getPageInRevisionByPath",
     "getPageDocumentInRevisionById",
   ],
+  reusable_contents: [
+    "getReusableContentById",
+    "getReusableContentInChangeRequestById",
+    "getReusableContentInRevisionById",
+    "getReusableContentDocumentInRevisionById",
+    "getDocumentById",
+  ],
   links_search: [
     "listSpaceLinks",
     "listPageLinksInSpace",

@@ -77,6 +77,7 @@ export async function createFuzzFixture() {
     contentType: "text/plain",
     data: btoa("hello"),
   });
+  const reusable = await api("POST", `${content}/reusable-contents`, { title: "Snippet", markdown: "kept" });
   const revision = (await api("GET", content)).id as string;
 
   const cr = (await api("POST", `/spaces/${space}/change-requests`, { subject: "CR" })).id as string;
@@ -91,6 +92,7 @@ export async function createFuzzFixture() {
     contentType: "text/plain",
     data: btoa("b"),
   });
+  const crReusable = await api("POST", `${crContent}/reusable-contents`, { title: "Draft snippet" });
 
   const comment = (await api("POST", `/spaces/${space}/comments`, { page: page.id, body: { markdown: "c" } }))
     .id as string;
@@ -198,6 +200,8 @@ export async function createFuzzFixture() {
     pageId: [page.id as string, child.id as string, crPage.id as string],
     pagePath: ["guide", "guide/child", "draft"],
     fileId: [file.id as string, crFile.id as string],
+    reusableContentId: [reusable.id as string, crReusable.id as string],
+    documentId: [reusable.document as string],
     revisionId: [revision],
     changeRequestId: [cr, memberCr],
     reviewId: [review],

@@ -88,6 +88,7 @@ export const mergeOutcomeSchema = (result: "update" | "merge") =>
         z.union([
           z.object({ page: z.string(), reason: z.string() }),
           z.object({ file: z.string(), reason: z.string() }),
+          z.object({ reusableContent: z.string(), reason: z.string() }),
         ]),
       )
       .optional(),

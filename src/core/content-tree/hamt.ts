@@ -263,6 +263,11 @@ export interface Sides {
 const nodeOf = (store: NodeStore, hash: string) => (hash ? store.get(hash) : undefined);
 const sizeOf = (node: TreeNodeRecord | undefined) => node?.count ?? node?.leaf?.length ?? 0;
 
+/** The number of entries of a map, reading its root node only. */
+export async function mapSize(store: NodeStore, root: string): Promise<number> {
+  return sizeOf(await nodeOf(store, root));
+}
+
 /**
  * The keys that `ours` and `theirs` both changed from `base`, and differently: the only entries a
  * three-way merge of the maps has to decide ({@link mapMerge}). Subtrees that one side left as in

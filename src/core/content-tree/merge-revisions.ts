@@ -24,6 +24,8 @@ import { sortSiblings } from "./tree.js";
  * - versions are loaded for the entries both sides changed ({@link mapConflicts}, which walks only
  *   the subtrees both sides changed) and for the pages whose place or slug `theirs` changed (found
  *   in the diff of the children lists, not in the pages), since only those can break the tree;
+ * - reusable contents merge by id and whole, as files do: one changed on one side takes that side's
+ *   version, one changed differently on both sides is a conflict;
  * - the children lists merge by row: a list changed on one side is taken from it, a list changed on
  *   both merges page by page, with the merged version's row for a page both sides changed.
  *
@@ -38,11 +40,13 @@ export async function mergeRevisions(
   theirs: Revision,
 ): Promise<{ tree: RevisionTree } | { conflicts: MergeConflict[] }> {
   const store = new NodeStore(tx, world.cache);
-  const [pagesBoth, filesBoth, listsBoth, theirsLists] = await Promise.all([
+  const reusable = (revision: Revision) => revision.tree.reusableContents ?? "";
+  const [pagesBoth, filesBoth, listsBoth, theirsLists, reusableBoth] = await Promise.all([
     mapConflicts(store, base.tree.pages, ours.tree.pages, theirs.tree.pages),
     mapConflicts(store, base.tree.files, ours.tree.files, theirs.tree.files),
     mapConflicts(store, base.tree.children, ours.tree.children, theirs.tree.children),
     mapDiff(store, base.tree.children, theirs.tree.children),
+    mapConflicts(store, reusable(base), reusable(ours), reusable(theirs)),
   ]);
 
   // Pages `theirs` placed differently (moved, renamed, created, deleted): the tree checks' input.
@@ -79,6 +83,10 @@ export async function mergeRevisions(
     load("files", filesBoth.keys()),
   ]);
   const { changes, conflicts } = await mergeContents(sides.base, sides.ours, sides.theirs, world, ours);
+  // Reusable contents merge whole, as files do: changed differently on both sides is a conflict.
+  for (const id of reusableBoth.keys()) {
+    conflicts.push({ reusableContent: id, reason: "Changed differently on both sides" });
+  }
   if (conflicts.length > 0) return { conflicts };
 
   // Versions the merge made (neither side's) are new.
@@ -108,13 +116,15 @@ export async function mergeRevisions(
   const lists = await mergeLists(store, { base, ours, theirs }, listsBoth.keys(), pages, sides);
   const ids = (versions: ReadonlyMap<string, { id: string } | null>) =>
     new Map([...versions].map(([id, version]) => [id, version?.id ?? null] as const));
-  const [pagesRoot, filesRoot, childrenRoot] = await Promise.all([
+  const [pagesRoot, filesRoot, childrenRoot, reusableRoot] = await Promise.all([
     mapMerge(store, base.tree.pages, ours.tree.pages, theirs.tree.pages, ids(pages)),
     mapMerge(store, base.tree.files, ours.tree.files, theirs.tree.files, ids(files)),
     mapMerge(store, base.tree.children, ours.tree.children, theirs.tree.children, lists),
+    mapMerge(store, reusable(base), reusable(ours), reusable(theirs), new Map()),
   ]);
   const slugs = await mergedSlugs(store, ours.tree, childrenRoot);
-  return { tree: { pages: pagesRoot, files: filesRoot, children: childrenRoot, slugs } };
+  const tree: RevisionTree = { pages: pagesRoot, files: filesRoot, children: childrenRoot, slugs };
+  return { tree: reusableRoot ? { ...tree, reusableContents: reusableRoot } : tree };
 }
 
 /**

@@ -24,7 +24,10 @@ import { siblingsOf } from "./tree.js";
  * side is a new version (fresh id, `updatedAt` now); otherwise the side's version is reused.
  */
 
-export type MergeConflict = { page: string; reason: string } | { file: string; reason: string };
+export type MergeConflict =
+  | { page: string; reason: string }
+  | { file: string; reason: string }
+  | { reusableContent: string; reason: string };
 
 export interface MergeResult {
   /** What to apply to `ours` to obtain the merged content (empty when there are conflicts). */

@@ -1,13 +1,19 @@
 import { defineModule } from "../module.js";
 import { treeNodesTable } from "./hamt.js";
 import { contentMigrationsTable } from "./migrate.js";
-import { blobsTable, fileVersionsTable, pageVersionsTable, revisionsTable } from "./tables.js";
+import {
+  blobsTable,
+  fileVersionsTable,
+  pageVersionsTable,
+  reusableContentVersionsTable,
+  revisionsTable,
+} from "./tables.js";
 
 /**
  * The content tree's storage: immutable revisions, the tree nodes that name their pages, files and
- * children by hash, page and file versions, and file blobs. It serves no operation of its own (the
+ * children by hash, page, file and reusable content versions, and file blobs. It serves no operation of its own (the
  * `content` module reads and writes through it). Purging a space removes its revisions; tree
- * nodes, page and file versions and blobs stay, since duplicates and templates share them with
+ * nodes, versions and blobs stay, since duplicates and templates share them with
  * other spaces (nothing collects unreferenced ones yet).
  */
 export const contentTreeModule = defineModule({
@@ -17,6 +23,7 @@ export const contentTreeModule = defineModule({
     treeNodesTable,
     pageVersionsTable,
     fileVersionsTable,
+    reusableContentVersionsTable,
     blobsTable,
     contentMigrationsTable,
   ],

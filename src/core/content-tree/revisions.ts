@@ -2,14 +2,16 @@ import { jsonBytes } from "../shared/cache.js";
 import { nextSequence } from "../shared/sequence.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction, Table, WriteTransaction } from "../storage/port.js";
-import { type Change, NodeStore, mapDiff, mapEntries, mapGet, mapUpdate } from "./hamt.js";
+import { type Change, NodeStore, mapDiff, mapEntries, mapGet, mapSize, mapUpdate } from "./hamt.js";
 import {
   type FileVersionRecord,
   type PageVersionRecord,
   type RevisionRecord,
+  type ReusableContentVersionRecord,
   type RevisionTree,
   fileVersionsTable,
   pageVersionsTable,
+  reusableContentVersionsTable,
   revisionsTable,
 } from "./tables.js";
 import { type Row, lastRow, listRows, updateList } from "./sibling-list.js";
@@ -28,7 +30,8 @@ export type { FullContent } from "./tree.js";
  * - `children`: parent page id ("" for the root) → the list of its children (sibling-list.ts),
  *   ordered by position, each with its slug (so that paths and positions need no page loads);
  * - `slugs`: parent page id and slug (joined by {@link slugKey}) → the child's page id, so that a
- *   creation checks or picks a free slug without reading its siblings.
+ *   creation checks or picks a free slug without reading its siblings;
+ * - `reusableContents`: reusable content id → reusable content version id (absent: none).
  *
  * Versions are immutable records of their own. An edit to one page writes its version, the few
  * tree nodes on that page's path and the revision record: a constant number of records, whatever
@@ -112,6 +115,28 @@ export class Revision {
   async file(id: string): Promise<FileVersionRecord | undefined> {
     const version = await mapGet(this.store, this.tree.files, id);
     return version === undefined ? undefined : loadVersion(this.tx, this.world, fileVersionsTable, version);
+  }
+
+  /** The version of a reusable content, or undefined. */
+  async reusableContent(id: string): Promise<ReusableContentVersionRecord | undefined> {
+    const version = await mapGet(this.store, this.tree.reusableContents ?? "", id);
+    return version === undefined
+      ? undefined
+      : loadVersion(this.tx, this.world, reusableContentVersionsTable, version);
+  }
+
+  /** How many reusable contents the revision holds (one node read). */
+  async reusableContentCount(): Promise<number> {
+    return mapSize(this.store, this.tree.reusableContents ?? "");
+  }
+
+  /** Every reusable content version, by reusable content id. */
+  async reusableContents(): Promise<ReadonlyMap<string, ReusableContentVersionRecord>> {
+    const entries = await mapEntries(this.store, this.tree.reusableContents ?? "");
+    const versions = await Promise.all(
+      entries.map(([, version]) => loadVersion(this.tx, this.world, reusableContentVersionsTable, version)),
+    );
+    return new Map(entries.map(([id], index) => [id, versions[index]!]));
   }
 
   /** The children of a page ("" for the root pages), in order. */
@@ -214,7 +239,7 @@ export class Revision {
     return new Map(entries.map(([id], index) => [id, versions[index]!]));
   }
 
-  /** Everything: every page and file version. Memoized per revision. */
+  /** Everything: every page, file and reusable content version. Memoized per revision. */
   async full(): Promise<FullContent> {
     const key = `full:${this.id}`;
     const cached = this.world.cache.get(key) as FullContent | undefined;
@@ -226,14 +251,19 @@ export class Revision {
       );
       return entries.map(([id], index) => [id, versions[index]!] as const);
     };
-    const [pages, files] = await Promise.all([
+    const [pages, files, reusable] = await Promise.all([
       load(pageVersionsTable, this.tree.pages),
       load(fileVersionsTable, this.tree.files),
+      load(reusableContentVersionsTable, this.tree.reusableContents ?? ""),
     ]);
-    const content: FullContent = { record: this.record, pages: new Map(pages), files: new Map(files) };
+    const content: FullContent = {
+      record: this.record,
+      pages: new Map(pages),
+      files: new Map(files),
+      reusableContents: new Map(reusable),
+    };
     let bytes = 256;
-    for (const [, version] of pages) bytes += versionBytes(version) + 96;
-    for (const [, version] of files) bytes += versionBytes(version) + 96;
+    for (const [, version] of [...pages, ...files, ...reusable]) bytes += versionBytes(version) + 96;
     this.world.cache.set(key, content, bytes);
     return content;
   }
@@ -321,6 +351,7 @@ export async function diffRevisions(from: Revision, to: Revision): Promise<Conte
 export interface ContentChanges {
   readonly pages?: ReadonlyMap<string, PageVersionRecord | null>;
   readonly files?: ReadonlyMap<string, FileVersionRecord | null>;
+  readonly reusableContents?: ReadonlyMap<string, ReusableContentVersionRecord | null>;
   /** Ids of versions known to be stored already (taken from another revision): not looked up. */
   readonly stored?: ReadonlySet<string>;
 }
@@ -443,6 +474,17 @@ export async function applyChanges(
     }),
   );
 
+  const reusableIds = new Map<string, string | null>();
+  for (const [id, version] of changes.reusableContents ?? []) {
+    const current = base ? await mapGet(store, from.reusableContents ?? "", id) : undefined;
+    if (version === null) {
+      if (current !== undefined) reusableIds.set(id, null);
+    } else if (current !== version.id) {
+      if (!changes.stored?.has(version.id)) await tx.put(reusableContentVersionsTable, version);
+      reusableIds.set(id, version.id);
+    }
+  }
+
   const listChanges = new Map<string, string | null>();
   await Promise.all(
     [...new Set([...leaving.keys(), ...joining.keys()])].map(async (parent) => {
@@ -474,11 +516,12 @@ export async function applyChanges(
     for (const entry of entries) slugChanges.set(slugKey(parent, entry.slug), entry.page);
   }
 
-  const [pages, files, children, slugsRoot] = await Promise.all([
+  const [pages, files, children, slugsRoot, reusable] = await Promise.all([
     mapUpdate(store, from.pages, pageIds),
     mapUpdate(store, from.files, fileIds),
     mapUpdate(store, from.children, listChanges),
     mapUpdate(store, slugs, slugChanges),
+    mapUpdate(store, from.reusableContents ?? "", reusableIds),
   ]);
-  return { pages, files, children, slugs: slugsRoot };
+  return { pages, files, children, slugs: slugsRoot, ...(reusable ? { reusableContents: reusable } : {}) };
 }

@@ -22,6 +22,8 @@ export const revisionTree = z.object({
   files: z.string(),
   children: z.string(),
   slugs: z.string().optional(),
+  /** Reusable content id → reusable content version id; absent (empty) before issue 23. */
+  reusableContents: z.string().optional(),
 });
 export type RevisionTree = z.infer<typeof revisionTree>;
 
@@ -109,6 +111,29 @@ export const fileVersionsTable = defineTable({
   key: "id",
   indexes: {},
   record: fileVersionRecord,
+});
+
+/**
+ * One immutable version of a reusable content: a document kept once in a space and included by
+ * pages (a `reusable-content` block). Its body is markdown, as a page's is.
+ */
+export const reusableContentVersionRecord = z.object({
+  /** Version id: also the id of its document (`getDocumentById`). */
+  id: z.string(),
+  /** Stable reusable content id, the same across versions. */
+  reusableContent: z.string(),
+  title: z.string(),
+  markdown: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ReusableContentVersionRecord = z.infer<typeof reusableContentVersionRecord>;
+
+export const reusableContentVersionsTable = defineTable({
+  name: "reusableContentVersions",
+  key: "id",
+  indexes: {},
+  record: reusableContentVersionRecord,
 });
 
 export const blobRecord = z.object({

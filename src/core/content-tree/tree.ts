@@ -1,10 +1,16 @@
-import type { FileVersionRecord, PageVersionRecord, RevisionRecord } from "./tables.js";
+import type {
+  FileVersionRecord,
+  PageVersionRecord,
+  ReusableContentVersionRecord,
+  RevisionRecord,
+} from "./tables.js";
 
 /** A revision with all its content loaded. Treat as read-only: it is shared through the cache. */
 export interface FullContent {
   readonly record: RevisionRecord;
   readonly pages: ReadonlyMap<string, PageVersionRecord>;
   readonly files: ReadonlyMap<string, FileVersionRecord>;
+  readonly reusableContents: ReadonlyMap<string, ReusableContentVersionRecord>;
 }
 
 /**

@@ -48,8 +48,10 @@ export type SpaceFlag = PermissionFlag<SpacePermissions>;
  * generic in their path parameters, and zod cannot type the output of an object whose shape is a
  * type parameter, so their `run` reads the added parameter through this.
  */
-export const pathParamOf = (params: object, name: "pageId" | "fileId" | "pagePath"): string =>
-  String((params as Record<string, unknown>)[name]);
+export const pathParamOf = (
+  params: object,
+  name: "pageId" | "fileId" | "pagePath" | "reusableContentId",
+): string => String((params as Record<string, unknown>)[name]);
 
 const changeRequestParam = "changeRequestId";
 const revisionParam = "revisionId";

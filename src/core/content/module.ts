@@ -1,6 +1,7 @@
 import { defineModule } from "../module.js";
 import { pageDocumentOperations } from "./page-document.js";
 import { contentReadOperations } from "./reads.js";
+import { reusableContentOperations } from "./reusable-contents.js";
 import { templateOperations } from "./templates.js";
 import { contentWriteOperations } from "./writes.js";
 
@@ -14,6 +15,7 @@ export const contentModule = defineModule({
   operations: {
     ...contentReadOperations,
     ...pageDocumentOperations,
+    ...reusableContentOperations,
     ...contentWriteOperations,
     ...templateOperations,
   },

@@ -5,9 +5,10 @@ import type { LinkRendering } from "../link-references/markdown-links.js";
 import { documentLinkRef } from "../link-references/references.js";
 import { fnv1a } from "../shared/digest.js";
 import type { DerivedCache } from "../shared/world.js";
-import { evaluateMarkdown, markdownToDocument } from "../document/index.js";
+import { INCLUDE_PATTERN, evaluateMarkdown, markdownToDocument } from "../document/index.js";
+import type { Revision } from "../content-tree/revisions.js";
 import type { TreeNode } from "../content-tree/tree.js";
-import type { PageVersionRecord } from "../content-tree/tables.js";
+import type { PageVersionRecord, ReusableContentVersionRecord } from "../content-tree/tables.js";
 
 /**
  * The body of a page read (reference parameters `format`, `evaluated`, `dereferenced`).
@@ -16,7 +17,10 @@ import type { PageVersionRecord } from "../content-tree/tables.js";
  *   converted from the stored markdown; `markdown` returns the markdown.
  * - `evaluated`: `true` substitutes `{{ ... }}` expressions with the space's and the page's
  *   variables; `deterministic-only` substitutes only plain variable lookups.
- * - `dereferenced`: accepted; there are no reusable contents to inline yet, so it changes nothing.
+ * - `dereferenced`: `reusable-contents` (or `true`) inlines the reusable contents a page includes
+ *   (`{% include "<id>" %}`, a `reusable-content` block): their markdown takes the include's place
+ *   before the body is converted, so both formats show it. Without it, the markdown shows the
+ *   include as written and the document a `reusable-content` block.
  */
 export const pageBodyQuery = {
   format: z.enum(["document", "markdown"]).optional(),
@@ -27,6 +31,50 @@ export const pageBodyQuery = {
 export interface PageBodyQuery {
   format?: "document" | "markdown" | undefined;
   evaluated?: boolean | "deterministic-only" | undefined;
+  dereferenced?: boolean | "reusable-contents" | undefined;
+}
+
+/** Reusable content versions by id, to inline where pages include them. */
+export type Includes = ReadonlyMap<string, Pick<ReusableContentVersionRecord, "id" | "markdown">>;
+
+const INCLUDE_LINE = new RegExp(INCLUDE_PATTERN.source.replace(/^\^|\$$/g, ""), "g");
+
+/**
+ * The reusable contents that `versions` include, read from `content` (one lookup each), when
+ * `query` asks to inline them; undefined otherwise.
+ */
+export async function includesFor(
+  query: PageBodyQuery,
+  content: Pick<Revision, "reusableContent">,
+  versions: Iterable<Pick<PageVersionRecord, "markdown">>,
+): Promise<Includes | undefined> {
+  if (query.dereferenced !== true && query.dereferenced !== "reusable-contents") return undefined;
+  const ids = new Set<string>();
+  for (const version of versions) {
+    if (!version.markdown.includes("{% include ")) continue;
+    for (const match of version.markdown.matchAll(INCLUDE_LINE)) ids.add(match[1]!);
+  }
+  const includes = new Map<string, ReusableContentVersionRecord>();
+  for (const id of ids) {
+    const found = await content.reusableContent(id);
+    if (found) includes.set(id, found);
+  }
+  return includes;
+}
+
+/**
+ * `markdown` with each include alone on its line replaced by the included markdown (one level:
+ * a reusable content's own includes stay as written); an include of a missing content goes.
+ */
+export function inlineIncludes(markdown: string, includes: Includes | undefined): string {
+  if (!includes || !markdown.includes("{% include ")) return markdown;
+  return markdown
+    .split("\n")
+    .map((line) => {
+      const id = INCLUDE_PATTERN.exec(line.trim())?.[1];
+      return id === undefined ? line : (includes.get(id)?.markdown.trim() ?? "");
+    })
+    .join("\n");
 }
 
 /**
@@ -44,13 +92,19 @@ const SPACE_VARIABLES: Readonly<Record<string, string>> = {};
  * Stored links are references by id (link-references/references.ts): the markdown shows their current paths
  * (`links`), the document their `{kind: "page"}`, `{kind: "anchor"}` or `{kind: "file"}` refs.
  */
-export function pageBody(query: PageBodyQuery, links: LinkRendering, cache?: DerivedCache) {
+export function pageBody(
+  query: PageBodyQuery,
+  links: LinkRendering,
+  cache?: DerivedCache,
+  includes?: Includes,
+) {
   return (node: TreeNode): { markdown: string } | { document: Record<string, unknown> } => {
     const { version } = node;
     if (query.format === "markdown") {
-      return { markdown: evaluated(links.markdown(version), version, query.evaluated) };
+      const markdown = inlineIncludes(links.markdown(version), includes);
+      return { markdown: evaluated(markdown, version, query.evaluated) };
     }
-    return { document: pageDocument(version, links, query.evaluated, cache) };
+    return { document: pageDocument(version, links, query.evaluated, cache, includes) };
   };
 }
 
@@ -60,8 +114,9 @@ export function pageDocument(
   links: LinkRendering,
   evaluation: PageBodyQuery["evaluated"],
   cache?: DerivedCache,
+  includes?: Includes,
 ): Record<string, unknown> {
-  const source = links.document(version);
+  const source = inlineIncludes(links.document(version), includes);
   // HTML and GitBook blocks that hold references render to paths, which a rename changes.
   const rendered = source === version.markdown ? "" : `:${fnv1a(source)}`;
   const key = `document:${version.id}:${String(evaluation ?? false)}${rendered}`;
@@ -77,8 +132,15 @@ export function pageDocument(
   return document;
 }
 
-/** `markdown` with its expressions substituted when `evaluation` asks for it. */
-function evaluated(markdown: string, version: PageVersionRecord, evaluation: PageBodyQuery["evaluated"]) {
+/**
+ * `markdown` with its expressions substituted when `evaluation` asks for it; `version` gives the
+ * page's variables (a reusable content has none of its own).
+ */
+export function evaluated(
+  markdown: string,
+  version: Pick<PageVersionRecord, "variables">,
+  evaluation: PageBodyQuery["evaluated"],
+) {
   return evaluation
     ? evaluateMarkdown(
         markdown,

@@ -2,7 +2,11 @@ import * as z from "zod";
 import type { LinkRendering } from "../link-references/markdown-links.js";
 import type { World } from "../shared/world.js";
 import { downloadBase } from "./download.js";
-import type { FileVersionRecord, PageVersionRecord } from "../content-tree/tables.js";
+import type {
+  FileVersionRecord,
+  PageVersionRecord,
+  ReusableContentVersionRecord,
+} from "../content-tree/tables.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import type { FullContent } from "../content-tree/revisions.js";
 import { pageTree, type TreeNode } from "../content-tree/tree.js";
@@ -83,6 +87,32 @@ export const pageSchema: z.ZodType<Page> = z.lazy(() =>
   }),
 );
 
+/**
+ * The reference `RevisionReusableContent`: `document` is the id of its current version's document
+ * (`getDocumentById`).
+ */
+export const reusableContentSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  document: z.string().optional(),
+});
+export type ReusableContent = z.infer<typeof reusableContentSchema>;
+
+export const presentReusableContent = (version: ReusableContentVersionRecord): ReusableContent => ({
+  id: version.reusableContent,
+  title: version.title,
+  document: version.id,
+});
+
+/** Reusable contents of a revision ordered by title then id. */
+export function orderedReusableContents(
+  versions: ReadonlyMap<string, ReusableContentVersionRecord>,
+): ReusableContentVersionRecord[] {
+  return [...versions.values()].sort((a, b) =>
+    a.title !== b.title ? (a.title < b.title ? -1 : 1) : a.reusableContent < b.reusableContent ? -1 : 1,
+  );
+}
+
 export const revisionSchema = z.object({
   object: z.literal("revision"),
   id: z.string(),
@@ -90,7 +120,7 @@ export const revisionSchema = z.object({
   parents: z.array(z.string()),
   pages: z.array(pageSchema),
   files: z.array(fileSchema),
-  reusableContents: z.array(z.unknown()),
+  reusableContents: z.array(reusableContentSchema),
   variables: z.record(z.string(), z.string()),
   createdAt: z.string(),
   urls: z.object({ app: z.string() }),
@@ -176,7 +206,7 @@ export function presentRevision(
     parents: content.record.parents,
     pages: tree.roots.map((node) => presentPage(world, space, node, { children: true, links })),
     files: orderedFiles(content).map(([id, version]) => presentFile(world, id, version)),
-    reusableContents: [],
+    reusableContents: orderedReusableContents(content.reusableContents).map(presentReusableContent),
     variables: {},
     createdAt: content.record.createdAt,
     urls: { app: `${world.appUrl}/s/${space.id}/~/revisions/${content.record.id}` },

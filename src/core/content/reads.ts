@@ -16,7 +16,7 @@ import {
   subtreeVersions,
 } from "./present.js";
 import { renderingFor } from "../link-references/markdown-links.js";
-import { pageBody, pageBodyQuery, writtenLinksFor } from "./page-body.js";
+import { includesFor, pageBody, pageBodyQuery, writtenLinksFor } from "./page-body.js";
 import { pageTree } from "../content-tree/tree.js";
 
 /**
@@ -148,7 +148,8 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
       const node = await scope.content.node(pageId, { children: true });
       if (!node) throw notFound(`Page "${pageId}" not found`);
       const links = await renderingFor(scope, scope.content, subtreeVersions(node), writtenLinksFor(query));
-      const body = pageBody(query, links, scope.cache);
+      const includes = await includesFor(query, scope.content, subtreeVersions(node));
+      const body = pageBody(query, links, scope.cache, includes);
       return presentPage(scope, scope.space, node, { children: true, links, body });
     },
   });
@@ -171,7 +172,8 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
       const node = found && (await scope.content.node(found.page, { children: true }));
       if (!node) throw notFound(`No page at path "${path}"`);
       const links = await renderingFor(scope, scope.content, subtreeVersions(node), writtenLinksFor(query));
-      const body = pageBody(query, links, scope.cache);
+      const includes = await includesFor(query, scope.content, subtreeVersions(node));
+      const body = pageBody(query, links, scope.cache, includes);
       return presentPage(scope, scope.space, node, { children: true, links, body });
     },
   });

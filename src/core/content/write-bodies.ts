@@ -77,6 +77,15 @@ export const uploadFileBody = z.object({
   data: z.base64(),
 });
 
+/** Reusable contents take a page's title and markdown limits. */
+export const createReusableContentBody = z.object({ title, markdown: markdown.optional() });
+
+export const updateReusableContentBody = z
+  .object({ title: title.optional(), markdown: markdown.optional() })
+  .refine((body) => body.title !== undefined || body.markdown !== undefined, {
+    error: "Expected at least one property",
+  });
+
 /**
  * A page's texts with their write limits, for text that reaches a page by another way than these
  * bodies (a translation engine's answers).

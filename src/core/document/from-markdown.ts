@@ -19,6 +19,7 @@ import type {
   DocumentBlockListItem,
   DocumentBlockParagraph,
   DocumentBlockQuote,
+  DocumentBlockReusableContent,
   DocumentBlockTopLevel,
   DocumentHintStyle,
   JSONDocument,
@@ -27,7 +28,8 @@ import type {
 /**
  * Where a block stands decides what the reference lets it be: a quote holds only "essentials"
  * (paragraphs, headings, lists, dividers) and quotes, a hint only essentials, a list item also
- * code, hints, quotes and tables, and only the top level holds image blocks.
+ * code, hints, quotes and tables, and only the top level holds image blocks and includes of
+ * reusable contents.
  */
 type Place = "top" | "list-item" | "quote" | "hint";
 
@@ -86,7 +88,9 @@ function block(node: RootContent, place: Place, state: State): DocumentBlockTopL
   switch (node.type) {
     case "paragraph":
       return [
-        place === "top" ? (imagesBlock(node, state) ?? paragraph(node, state)) : paragraph(node, state),
+        place === "top"
+          ? (includeBlock(node) ?? imagesBlock(node, state) ?? paragraph(node, state))
+          : paragraph(node, state),
       ];
     case "heading": {
       const type = `heading-${Math.min(node.depth, 3)}` as "heading-1" | "heading-2" | "heading-3";
@@ -152,6 +156,19 @@ function paragraph(node: Paragraph, state: State): DocumentBlockParagraph {
     key: "",
     nodes: phrasingToDocument(node.children, state.targets),
   };
+}
+
+/** `{% include "<id>" %}`, alone in a paragraph: the id of the reusable content it includes. */
+export const INCLUDE_PATTERN = /^\{% include "([^"\s]{1,200})" %\}$/;
+
+/** A top-level paragraph that is an include alone is a `reusable-content` block. */
+function includeBlock(node: Paragraph): DocumentBlockReusableContent | undefined {
+  const [only] = node.children;
+  if (node.children.length !== 1 || only?.type !== "text") return undefined;
+  const id = INCLUDE_PATTERN.exec(only.value.trim())?.[1];
+  if (id === undefined) return undefined;
+  const ref = { kind: "reusable-content" as const, reusableContent: id };
+  return { object: "block", type: "reusable-content", key: "", isVoid: true, data: { ref } };
 }
 
 /** A top-level paragraph of images only (and the space between them) is an `images` block. */

@@ -11,7 +11,7 @@ export {
   type ExpressionOptions,
   type ExpressionScope,
 } from "./expression.js";
-export { markdownToDocument } from "./from-markdown.js";
+export { INCLUDE_PATTERN, markdownToDocument } from "./from-markdown.js";
 export { extractHeadings, plainText, type PageHeading } from "./outline.js";
 export {
   documentInput,

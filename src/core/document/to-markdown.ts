@@ -8,6 +8,7 @@ import {
   type DocumentInputBlock,
   type DocumentInputNode,
 } from "./schema.js";
+import { INCLUDE_PATTERN } from "./from-markdown.js";
 import { tableToMdast } from "./tables.js";
 import { phrasingToMdast, refUrl, type RefResolver } from "./to-markdown-inlines.js";
 import type { JSONDocument } from "./types.js";
@@ -126,6 +127,14 @@ function block(node: DocumentInputBlock, resolve: RefResolver): BlockContent[] {
     }
     case "table":
       return [tableToMdast(node, resolve)];
+    case "reusable-content": {
+      const ref = data["ref"] as Record<string, unknown> | undefined;
+      const id = ref?.["reusableContent"];
+      const include = `{% include "${String(id)}" %}`;
+      return typeof id === "string" && INCLUDE_PATTERN.test(include)
+        ? [{ type: "html", value: include }]
+        : [];
+    }
     case "math":
       return [{ type: "html", value: `$$\n${String(data["formula"] ?? "")}\n$$` }];
     case "expandable": {

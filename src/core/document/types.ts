@@ -202,6 +202,18 @@ export type DocumentBlockTable = {
   fragments: DocumentTableCell[];
 };
 
+/**
+ * The reference `DocumentBlockReusableContent`: includes a reusable content of the space, written
+ * `{% include "<reusable content id>" %}` on a line of its own in markdown.
+ */
+export type DocumentBlockReusableContent = {
+  object: "block";
+  type: "reusable-content";
+  key: string;
+  isVoid: true;
+  data: { ref: { kind: "reusable-content"; reusableContent: string } };
+};
+
 /** The reference `DocumentBlocksEssentials`. */
 export type DocumentBlockEssential =
   | DocumentBlockParagraph
@@ -216,7 +228,8 @@ export type DocumentBlockInListItem =
   DocumentBlockEssential | DocumentBlockCode | DocumentBlockHint | DocumentBlockQuote | DocumentBlockTable;
 
 /** What the reference allows at the top of a document (`DocumentBlocksTopLevels`). */
-export type DocumentBlockTopLevel = DocumentBlockInListItem | DocumentBlockImages;
+export type DocumentBlockTopLevel =
+  DocumentBlockInListItem | DocumentBlockImages | DocumentBlockReusableContent;
 
 /** The reference `JSONDocument`, restricted to what markdown can express. */
 export type JSONDocument = {

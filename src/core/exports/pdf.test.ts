@@ -63,6 +63,19 @@ describe("change request PDF export", () => {
     expect(branch.text).not.toContain("Sibling page");
   });
 
+  it("shows a reusable content's text where a page includes it", async () => {
+    const { client, pdf, write, test, cr, space } = await setup();
+    const { id } = await client.createReusableContentInChangeRequest({
+      spaceId: space,
+      changeRequestId: cr.id,
+      body: { title: "Warning", markdown: "Always back up first." },
+    });
+    await write({ title: "Upgrade", markdown: `Before.\n\n{% include "${id}" %}\n\nAfter.` });
+    const { text } = await readResponse(await test.fetch((await pdf()).url));
+    expect(text).toContain("Always back up first.");
+    expect(text).not.toContain("include");
+  });
+
   it("spans several PDF pages for long content", async () => {
     const { pdf, write, test } = await setup();
     const long = Array.from({ length: 120 }, (_, i) => `Paragraph ${i} of a long page.`).join("\n\n");

@@ -10,6 +10,7 @@ import { notFound } from "../shared/errors.js";
 import { boundedId, pathParam, queryBoolean } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import { renderingFor } from "../link-references/markdown-links.js";
+import { includesFor, inlineIncludes } from "../content/page-body.js";
 import { type ExportRecord, exportsTable } from "./tables.js";
 
 /**
@@ -92,10 +93,13 @@ export async function readExport(
       revision,
       nodes.map((node) => node.version),
     );
+    // What a page includes is shown where it includes it (content/page-body.ts).
+    const versions = nodes.map((node) => node.version);
+    const includes = await includesFor({ dereferenced: "reusable-contents" }, revision, versions);
     const base = start?.depth ?? 0;
     const pages = nodes.map((node) => ({
       title: node.version.title,
-      markdown: links.markdown(node.version),
+      markdown: inlineIncludes(links.markdown(node.version), includes),
       depth: node.depth - base,
     }));
     return { record, key, cached: undefined, pages };

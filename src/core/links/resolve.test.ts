@@ -35,6 +35,7 @@ function revision(id: string, pages: PageVersionRecord[], files: [string, string
     record,
     pages: new Map(pages.map((version) => [version.page, version])),
     files: new Map(fileVersions),
+    reusableContents: new Map(),
   };
 }
 

@@ -44,6 +44,11 @@ const OPEN_BEFORE = [
   "listSpacePageBacklinks",
   "listSpaceFileBacklinks",
   "searchSpaceContent",
+  // Opened since: reusable contents and their documents, as a renderer reads them.
+  "getReusableContentById",
+  "getReusableContentInRevisionById",
+  "getReusableContentDocumentInRevisionById",
+  "getDocumentById",
 ];
 
 /**
