@@ -2,7 +2,7 @@ import type { Context, World } from "../shared/world.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import { spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
-import { issueSpaceReaderToken } from "../users/tokens.js";
+import { issueSiteToken } from "../users/site-token.js";
 import { loadStructure, siteRootUrl } from "../sites/present.js";
 import { visibleStructure, visitorAccess, walk } from "../sites/readers.js";
 import {
@@ -59,6 +59,8 @@ export interface Resolution {
   readonly siteBasePath: string;
   readonly complete: boolean;
   readonly canonicalUrl: string;
+  /** The claims the structure was filtered with: the visitor token's, and the unsigned ones. */
+  readonly claims: Readonly<Record<string, unknown>>;
 }
 
 /** Why a URL does not resolve: nothing there (404), or a visitor token that failed. */
@@ -159,7 +161,8 @@ export async function resolvePublishedUrl(
   }
 
   const stored = await loadStructure(tx, site);
-  const visible = visibleStructure(stored, withUnsignedClaims(claims, visitor.unsignedClaims));
+  const readerClaims = withUnsignedClaims(claims, visitor.unsignedClaims);
+  const visible = visibleStructure(stored, readerClaims);
   const rest = [...segments];
   const named: string[] = [];
 
@@ -202,6 +205,7 @@ export async function resolvePublishedUrl(
       siteBasePath,
       complete: pathname !== "" || !(sectionFellBack || (chosen.fellBack && siteSpaces.length > 1)),
       canonicalUrl,
+      claims: readerClaims,
     },
   };
 }
@@ -229,13 +233,18 @@ function pick<T extends { readonly id: string; readonly path: string; readonly d
 }
 
 /**
- * The `apiToken` of a resolution: reads its space's current content and revision only; its requests
- * count against the address that looked it up and against the site.
+ * The `apiToken` of a resolution (a site token): reads its space's current content and revision,
+ * and its site's published content as this visitor sees it; its requests count against the
+ * address that looked it up and against the site.
  */
 export const readerToken = (tx: WriteTransaction, context: Context, resolution: Resolution) =>
-  issueSpaceReaderToken(tx, context, {
+  issueSiteToken(tx, context, {
+    organization: resolution.site.organization,
+    site: resolution.site.id,
+    siteSection: resolution.section?.id,
+    siteSpace: resolution.siteSpace.id,
     space: resolution.space.id,
     revision: resolution.space.revision,
-    site: resolution.site.id,
+    claims: resolution.claims,
     address: context.clientAddress,
   });

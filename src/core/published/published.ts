@@ -157,7 +157,7 @@ export const getPublishedContentByUrl = defineOperation({
   summary:
     "Resolve a published URL to its site, section, site space, space and path, with a short-lived read-only token for that space",
   access: noToken,
-  // Writes the `apiToken` it hands out.
+  // Creates the signing key of the `apiToken` it hands out, on the first lookup.
   transaction: "write",
   query: z.object({
     url: z.string().min(1).max(MAX_URL_LENGTH),
@@ -177,7 +177,7 @@ export const resolvePublishedContentByUrl = defineOperation({
   summary:
     "Resolve a published URL as getPublishedContentByUrl does, the visitor's token and unsigned claims in the body",
   access: noToken,
-  // Writes the `apiToken` it hands out.
+  // Creates the signing key of the `apiToken` it hands out, on the first lookup.
   transaction: "write",
   body: z.object({
     url: z.string().min(1).max(MAX_URL_LENGTH),
