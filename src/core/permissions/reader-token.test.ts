@@ -48,7 +48,7 @@ const OPEN_BEFORE = [
  * The reads of a site opened since, to a token for the site whose lookup issued it
  * (`path.siteId`), as the renderer calls them with the lookup's `apiToken`.
  */
-const OPEN_ON_SITE = ["getSiteRedirectBySource"];
+const OPEN_ON_SITE = ["getPublishedContentSite", "getSiteRedirectBySource"];
 const OPEN = [...OPEN_BEFORE, ...OPEN_ON_SITE].sort();
 
 /** A host module's two reads of a space: one says nothing of reader tokens, one opens itself to them. */

@@ -1,4 +1,4 @@
-import { base64url } from "jose";
+import { base64url, decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
 import { siteTokenKey } from "../users/site-token.js";
@@ -333,6 +333,39 @@ describe("getPublishedContentByUrl: visitor-auth", () => {
     expect((await w.withToken(`${url}?visitor.beta=true&unsigned.beta=true`, await w.sign())).status).toBe(
       404,
     );
+  });
+});
+
+describe("getPublishedContentByUrl: the apiToken reads the published site", () => {
+  it("as the visitor whose lookup issued it: the structure filtered with the token's claims", async () => {
+    const w = await setup();
+    await w.client.updateSiteById({ ...w.params, body: { visibility: "visitor-auth" } });
+    const key = (await w.client.getSitePublishingAuthById(w.params)).privateKey;
+    await w.client.updateSiteSpaceById({
+      ...w.params,
+      siteSpaceId: w.referenceSiteSpace,
+      body: { condition: 'visitor.claims.plan == "pro"' },
+    });
+    const expiresAt = new Date(w.test.clock.now().getTime() + 3600_000);
+    const read = async (claims: Record<string, unknown>) => {
+      const visitorToken = await signVisitorToken(claims, key, { expiresAt });
+      const lookup = await w.lookup(w.root, `&visitorAuthToken=${encodeURIComponent(visitorToken)}`);
+      const apiToken = lookup.body.apiToken as string;
+      const published = await w.test.as(apiToken).getPublishedContentSite(w.params);
+      return { claims: decodeJwt(apiToken)["claims"], structure: JSON.stringify(published.structure) };
+    };
+    const pro = await read({ plan: "pro" });
+    expect(pro.claims).toEqual({ plan: "pro" });
+    expect(pro.structure).toContain(w.referenceSiteSpace);
+    const free = await read({ plan: "free" });
+    expect(free.claims).toEqual({ plan: "free" });
+    expect(free.structure).toContain(w.docsSiteSpace);
+    expect(free.structure).not.toContain(w.referenceSiteSpace);
+    // Without a token the visitor-auth site stays out of reach.
+    const anonymous = await w.test.request("GET", `/orgs/${w.org}/sites/${w.site}/published`, {
+      token: null,
+    });
+    expect(anonymous.status).toBe(404);
   });
 });
 

@@ -233,9 +233,23 @@ describe("the apiToken of a URL lookup", () => {
     await w.reader.searchSpaceContent({ spaceId, query: "hello" });
   });
 
+  it("reads its own site's published content (the renderer reads it on every page)", async () => {
+    const w = await resolved();
+    const published = await w.reader.getPublishedContentSite(w.params);
+    expect(published.site.id).toBe(w.site);
+    // What an anonymous reader gets: the token brings no member's view.
+    expect(published.structure).toEqual((await w.read(null)).body.structure);
+    // Not once the site is unpublished, though the token has not expired.
+    await w.client.unpublishSite(w.params);
+    await expect(w.reader.getPublishedContentSite(w.params)).rejects.toMatchObject({ code: "not_found" });
+  });
+
   it("is refused everything else with 403", async () => {
     const w = await resolved();
     const { docs, reference, org: organizationId } = w;
+    const otherSite = await w.client.createSite({ organizationId, body: { title: "Other", spaces: [docs] } });
+    await w.client.publishSite({ organizationId, siteId: otherSite.id });
+    const other = { organizationId, siteId: otherSite.id };
     const refusals: [string, (reader: TestClient) => Promise<unknown>][] = [
       ["getSpaceById (another space)", (reader) => reader.getSpaceById({ spaceId: reference })],
       ["getCurrentRevision (another space)", (reader) => reader.getCurrentRevision({ spaceId: reference })],
@@ -245,7 +259,7 @@ describe("the apiToken of a URL lookup", () => {
       ["getAuthenticatedUser", (reader) => reader.getAuthenticatedUser()],
       ["getOrganizationById", (reader) => reader.getOrganizationById({ organizationId })],
       ["listSpacesInOrganizationById", (reader) => reader.listSpacesInOrganizationById({ organizationId })],
-      ["getPublishedContentSite", (reader) => reader.getPublishedContentSite(w.params)],
+      ["getPublishedContentSite (another site)", (reader) => reader.getPublishedContentSite(other)],
       ["listChangeRequestsForSpace", (reader) => reader.listChangeRequestsForSpace({ spaceId: docs })],
       ["listCommentsInSpace", (reader) => reader.listCommentsInSpace({ spaceId: docs })],
     ];

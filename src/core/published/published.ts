@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { readableWithReaderToken, SITE_IN_PATH } from "../permissions/reader-token.js";
 import { noToken } from "../permissions/rules.js";
 import { defineOperation, type Scope } from "../registry.js";
 import { badRequest, notFound } from "../shared/errors.js";
@@ -16,7 +17,8 @@ import { memberSpaces } from "../sites/structure.js";
  * `getPublishedContentSite` needs no token (see `readers.ts` for who may read what): members who
  * can view the site get it as stored, published or not; other readers get a published public,
  * unlisted or share-link (with its key) site, its structure filtered by conditions evaluated with
- * no claims, and its spaces with a reader's permissions.
+ * no claims, and its spaces with a reader's permissions. A lookup's `apiToken` reads its own
+ * published site, filtered with the claims the lookup filtered with.
  *
  * `getPublishedContentByUrl` (GET, the visitor token in the query) and
  * `resolvePublishedContentByUrl` (POST, the visitor's token and unsigned claims in the body)
@@ -52,7 +54,7 @@ export const getPublishedContentSite = defineOperation({
   summary:
     "A site as its readers see it: the site, its structure, customizations and scripts (no token needed for a published site)",
   params: siteParams,
-  access: onSiteForReaders(),
+  access: readableWithReaderToken(onSiteForReaders(), SITE_IN_PATH),
   query: z.object({ shareKey: z.string().max(MAX_ID_LENGTH).optional() }),
   response: publishedContentSiteSchema,
   async run(scope) {
@@ -61,7 +63,11 @@ export const getPublishedContentSite = defineOperation({
     const structure =
       reader.kind === "member"
         ? await presentStructure(scope, stored, memberSpaces(tx, scope, reader.membership))
-        : await presentStructure(scope, visibleStructure(stored, {}), readerSpaces(tx, scope));
+        : await presentStructure(
+            scope,
+            visibleStructure(stored, reader.claims ?? {}),
+            readerSpaces(tx, scope),
+          );
     return {
       object: "published-content-site" as const,
       site: await presentSite(tx, scope, site),
