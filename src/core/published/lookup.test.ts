@@ -336,6 +336,61 @@ describe("getPublishedContentByUrl: visitor-auth", () => {
   });
 });
 
+describe("getPublishedContentByUrl: site redirects", () => {
+  it("redirects a path that names no page, GET and POST; a page at the path wins; a gone destination is ignored", async () => {
+    const w = await setup();
+    const intro = await w.client.getPageByPath({ spaceId: w.docs, pagePath: "intro" });
+    const redirect = (
+      source: string,
+      destination: Parameters<typeof w.client.createSiteRedirect>[0]["body"]["destination"],
+    ) => w.client.createSiteRedirect({ ...w.params, body: { source, destination } });
+    await redirect("/old/intro", { kind: "site-page", siteSpaceId: w.docsSiteSpace, pageId: intro.id });
+    const { target } = await w.client.getSiteRedirectBySource({ ...w.params, source: "/old/intro" });
+    expect(target).toBe(`${w.root}intro`);
+    for (const url of [`${w.root}old/intro`, `${w.root}old/intro/`]) {
+      expect((await w.lookup(url)).body).toEqual({ target: "content", redirect: target });
+      expect((await w.post({ url })).body).toEqual({ target: "content", redirect: target });
+    }
+    // The typed client reads the same union.
+    expect(await w.client.getPublishedContentByUrl({ url: `${w.root}old/intro` })).toEqual({
+      target: "content",
+      redirect: target,
+    });
+
+    // A page at the path wins over a redirect from it.
+    await redirect("/intro", { kind: "site-space", siteSpaceId: w.referenceSiteSpace });
+    expect((await w.lookup(`${w.root}intro`)).body).toMatchObject({ space: w.docs, pathname: "intro" });
+
+    // A redirect whose destination is gone: the URL resolves as if there were none.
+    const gone = await w.client.createPage({ spaceId: w.docs, body: { title: "Gone" } });
+    await redirect("/was-here", { kind: "site-page", siteSpaceId: w.docsSiteSpace, pageId: gone.id });
+    expect((await w.lookup(`${w.root}was-here`)).body).toMatchObject({ target: "content" });
+    await w.client.deletePage({ spaceId: w.docs, pageId: gone.id });
+    expect((await w.lookup(`${w.root}was-here`)).body).toMatchObject({
+      space: w.docs,
+      pathname: "was-here",
+      apiToken: expect.any(String),
+    });
+    // Paths that match no redirect resolve as before.
+    expect((await w.lookup(`${w.root}old`)).body).toMatchObject({ pathname: "old" });
+  });
+
+  it("keeps the share key a reader came with in the target, and redirects no one who may not read the site", async () => {
+    const w = await setup();
+    await w.client.createSiteRedirect({
+      ...w.params,
+      body: { source: "/start", destination: { kind: "site-space", siteSpaceId: w.referenceSiteSpace } },
+    });
+    await w.client.updateSiteById({ ...w.params, body: { visibility: "share-link" } });
+    const { token: key } = await w.client.createSiteShareLink({ ...w.params, body: { name: "Team" } });
+    expect((await w.lookup(`${w.root}start`)).status).toBe(404);
+    expect((await w.lookup(`${w.root}start?share=${key!}`)).body).toEqual({
+      target: "content",
+      redirect: `${w.root}${w.referencePath}/?share=${key!}`,
+    });
+  });
+});
+
 describe("getPublishedContentByUrl: the apiToken reads the published site", () => {
   it("as the visitor whose lookup issued it: the structure filtered with the token's claims", async () => {
     const w = await setup();

@@ -12,6 +12,9 @@ import {
   type SiteSpaceRecord,
 } from "../sites/tables.js";
 import { verifyVisitorToken } from "../visitors/visitor-token.js";
+import { loadRevision } from "../content-tree/revisions.js";
+import { redirectTarget } from "../sites/redirect-targets.js";
+import { redirectFrom } from "../sites/redirects.js";
 
 /**
  * Resolving a published URL (`getPublishedContentByUrl`, `resolvePublishedContentByUrl`;
@@ -248,3 +251,30 @@ export const readerToken = (tx: WriteTransaction, context: Context, resolution: 
     claims: resolution.claims,
     address: context.clientAddress,
   });
+
+/**
+ * Where a resolved URL redirects: the published URL of the destination of the site's redirect whose
+ * `source` is the URL's path within the site (as written, %-escapes included, without a trailing
+ * slash), or undefined. A page wins: a rest that names a page of the resolved space, or an empty
+ * rest, never redirects, so a redirect left behind by a page that came back does not hide it. A
+ * redirect whose destination is gone is ignored, as if there were none. The target carries the
+ * share key the reader came with, so that it stays readable to them.
+ */
+export async function redirectOf(
+  tx: ReadTransaction,
+  world: World,
+  url: URL,
+  resolution: Resolution,
+): Promise<string | undefined> {
+  if (resolution.pathname === "") return undefined;
+  const revision = await loadRevision(tx, world, resolution.space.revision);
+  if (await revision?.pageAtPath(resolution.pathname)) return undefined;
+  const source = url.pathname.slice(resolution.siteBasePath.length - 1).replace(/\/+$/, "");
+  const redirect = source && (await redirectFrom(tx, resolution.site, source));
+  if (!redirect) return undefined;
+  const target = await redirectTarget(tx, world, resolution.site, redirect.destination);
+  if (!target || !resolution.shareKey) return target;
+  const withKey = new URL(target);
+  withKey.searchParams.set("share", resolution.shareKey);
+  return withKey.href;
+}

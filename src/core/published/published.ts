@@ -5,7 +5,7 @@ import { defineOperation, type Scope } from "../registry.js";
 import { badRequest, notFound } from "../shared/errors.js";
 import { MAX_ID_LENGTH, MAX_URL_LENGTH, queryBoolean } from "../shared/schema.js";
 import { defaultSiteCustomization } from "./customizations.js";
-import { readerToken, resolvePublishedUrl, type Visitor } from "./lookup.js";
+import { readerToken, redirectOf, resolvePublishedUrl, type Visitor } from "./lookup.js";
 import { loadStructure, presentSite, presentStructure } from "../sites/present.js";
 import { onSiteForReaders, readerSpaces, visibleStructure } from "../sites/readers.js";
 import { siteParams, siteSchema, siteStructureSchema } from "../sites/schemas.js";
@@ -119,7 +119,11 @@ function parseUrl(text: string, field: string): URL {
 
 const lookupResponse = z.union([redirectSchema, publishedSiteContentSchema]);
 
-/** The answer of both lookups: the URL resolved for this visitor, or the redirect on request. */
+/**
+ * The answer of both lookups: the URL resolved for this visitor; or the `Redirect` shape, to the
+ * application on request when the visitor's token fails, or to the destination of a site redirect
+ * from a path that names no page (`target: "content"`, an absolute URL).
+ */
 async function lookUp(
   scope: Scope<object, "write">,
   text: string,
@@ -127,7 +131,8 @@ async function lookUp(
   visitor: Visitor,
   redirectOnError: boolean | undefined,
 ): Promise<z.input<typeof lookupResponse>> {
-  const result = await resolvePublishedUrl(scope.tx, scope, parseUrl(text, field), visitor);
+  const url = parseUrl(text, field);
+  const result = await resolvePublishedUrl(scope.tx, scope, url, visitor);
   if (!result.ok) {
     if (result.kind === "token" && redirectOnError) {
       // No fallback URL is stored (see publishing-auth.ts): the application, where one signs in.
@@ -138,6 +143,8 @@ async function lookUp(
     throw notFound(`No published content at "${text}"`);
   }
   const { resolution } = result;
+  const redirect = await redirectOf(scope.tx, scope, url, resolution);
+  if (redirect) return { target: "content" as const, redirect };
   return {
     site: resolution.site.id,
     ...(resolution.section ? { siteSection: resolution.section.id } : {}),
