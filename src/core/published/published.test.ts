@@ -257,6 +257,7 @@ describe("the apiToken of a URL lookup", () => {
       ["updateSpaceById", (reader) => reader.updateSpaceById({ spaceId: docs, body: { title: "Mine" } })],
       ["deleteSpaceById", (reader) => reader.deleteSpaceById({ spaceId: docs })],
       ["getAuthenticatedUser", (reader) => reader.getAuthenticatedUser()],
+      ["getUserById (the owner)", (reader) => reader.getUserById({ userId: w.owner.id })],
       ["getOrganizationById", (reader) => reader.getOrganizationById({ organizationId })],
       ["listSpacesInOrganizationById", (reader) => reader.listSpacesInOrganizationById({ organizationId })],
       ["getPublishedContentSite (another site)", (reader) => reader.getPublishedContentSite(other)],
