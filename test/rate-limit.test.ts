@@ -1,3 +1,4 @@
+import { base64url } from "jose";
 import { describe, expect, it } from "vitest";
 import { addressGroup, clientAddressOf } from "../src/http/rate-limit.js";
 import { createTestDocsbase } from "../src/testing/double.js";
@@ -45,6 +46,42 @@ describe("rate limits on failed authentications", () => {
     }
     expect(statuses.filter((status) => status === 401)).toHaveLength(20);
     expect(statuses.slice(20).every((status) => status === 429)).toBe(true);
+  });
+
+  it("tells JWTs apart: many bad ones do not lock out a good apiToken, one failing too often is limited", async () => {
+    let address = 0;
+    const t = await createTestDocsbase({
+      rateLimit: true,
+      clientAddress: () => `198.51.100.${address % 250}`,
+    });
+    const owner = t.as(await t.createUser("Owner"));
+    const organizationId = (await owner.createOrganization({ body: { title: "Acme" } })).id;
+    const spaceId = (await owner.createSpace({ organizationId, body: { title: "Docs" } })).id;
+    const siteId = (await owner.createSite({ organizationId, body: { title: "Docs", spaces: [spaceId] } }))
+      .id;
+    await owner.publishSite({ organizationId, siteId });
+    const url = encodeURIComponent(`http://docsbase.test/sites/${siteId}/`);
+    const good = (await t.request("GET", `/urls/published?url=${url}`, { token: null })).body
+      .apiToken as string;
+    const [header, payload] = good.split(".") as [string, string];
+    const read = (token: string) => t.request("GET", `/spaces/${spaceId}`, { token });
+    // Fifty other JWTs (every one starts "eyJhbGci"), each failing once, from many addresses.
+    for (let index = 0; index < 50; index++) {
+      address++;
+      const other = base64url.encode(JSON.stringify({ kind: "site", space: `guess-${index}` }));
+      expect((await read(`${header}.${other}.c2lnbmF0dXJl`)).status).toBe(401);
+    }
+    address = 7;
+    expect((await read(good)).status).toBe(200);
+    // Guesses at this token's signature, from many addresses: caught after 20, however they come.
+    const statuses: number[] = [];
+    for (let index = 0; index < 25; index++) {
+      address = 100 + index;
+      statuses.push((await read(`${header}.${payload}.guess${index}`)).status);
+    }
+    expect(statuses).toEqual([...Array<number>(20).fill(401), ...Array<number>(5).fill(429)]);
+    address = 200;
+    expect((await read(good)).status).toBe(429);
   });
 
   it("does not block a good token for another client's failures, only the failing address", async () => {

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { hashToken } from "../core/users/tokens.js";
 import { type PlainRequest, plainRequest } from "./plain.js";
 
 /** At most `limit` events per key in each window of `windowMs` (fixed windows, opened by a key's first event). */
@@ -15,8 +16,10 @@ export interface RateLimitOptions {
   /** Failed authentications (unknown token, malformed header) per client address. */
   readonly failedAuthPerAddress?: Limit | false;
   /**
-   * Failed authentications per token prefix (the first 8 characters of the presented token), so
-   * that guesses at one token are caught from however many addresses they come.
+   * Failed authentications per token prefix, so that guesses at one token are caught from however
+   * many addresses they come: the first 8 characters of the presented token, or for a JWT (a
+   * lookup's `apiToken`, whose first characters are always the same) its header and payload (see
+   * {@link tokenKey}).
    */
   readonly failedAuthPerTokenPrefix?: Limit | false;
   /**
@@ -48,6 +51,22 @@ export const DEFAULT_RATE_LIMIT = {
 /** How many leading characters of a presented token key its failures. */
 export const TOKEN_PREFIX_LENGTH = 8;
 
+/**
+ * The key a presented token's failures count under. Usually its first
+ * {@link TOKEN_PREFIX_LENGTH} characters: guesses at a `dbt_` token share them. Every JWT starts
+ * `eyJhbGci`, so one bad JWT would lock out every reader that way: a JWT counts under a hash of
+ * its header and payload instead, which guesses at one token's signature share and other tokens do
+ * not. Hashed, so that a key is 32 characters however long the token; the LRU maps keep at most
+ * `maxKeys` of them, however many distinct tokens an attacker sends.
+ */
+export function tokenKey(token: string): string {
+  const signed = JWT_SIGNED_PART.exec(token)?.[1];
+  return signed === undefined ? token.slice(0, TOKEN_PREFIX_LENGTH) : `jwt:${hashToken(signed).slice(0, 32)}`;
+}
+
+/** The signed part (header and payload) of a compact JWS. */
+const JWT_SIGNED_PART = /^(eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]*$/;
+
 /** A refusal with status 429; `headers` carry `Retry-After` and the `X-RateLimit-*` fields. */
 export class RateLimitedError extends Error {
   override readonly name = "RateLimitedError";
@@ -60,9 +79,9 @@ export class RateLimitedError extends Error {
 }
 
 export interface RateLimiter {
-  /** Throws {@link RateLimitedError} when this address or token prefix has failed too often. */
+  /** Throws {@link RateLimitedError} when this address or token ({@link tokenKey}) has failed too often. */
   checkAuthentication(address: string | undefined, token: string | undefined): void;
-  /** Counts a failed authentication against the address and the token prefix. */
+  /** Counts a failed authentication against the address and the token ({@link tokenKey}). */
   authenticationFailed(address: string | undefined, token: string | undefined): void;
   /**
    * Counts one request of a caller (`user:<id>`) or an address (its {@link addressGroup}), and of
@@ -130,7 +149,7 @@ export function createRateLimiter(options: RateLimitOptions, now: () => number):
       ...headersOf(counter, window),
     });
   };
-  const prefixOf = (token: string | undefined) => token?.slice(0, TOKEN_PREFIX_LENGTH);
+  const prefixOf = (token: string | undefined) => (token === undefined ? undefined : tokenKey(token));
   const addressKey = (address: string | undefined) => (address ? addressGroup(address) : undefined);
 
   return {

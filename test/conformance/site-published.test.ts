@@ -1,4 +1,5 @@
 import { SiteVisibility } from "@gitbook/api";
+import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signVisitorToken } from "../../src/core/visitors/visitor-token.js";
 import { COVERAGE } from "./coverage.js";
@@ -65,7 +66,7 @@ describe.each(STORAGE_KINDS)("conformance: published sites (%s)", (kind) => {
   });
 
   it("resolves a published URL with a read-only token for its space", async () => {
-    const { site, docs, anonymous } = await published();
+    const { org, site, docs, anonymous } = await published();
     const { data: found, status } = await anonymous.urls.getPublishedContentByUrl({
       url: `${site.urls.published}intro`,
     });
@@ -76,6 +77,20 @@ describe.each(STORAGE_KINDS)("conformance: published sites (%s)", (kind) => {
     const { data: page } = await reader.spaces.getPageByPath(docs.id, "intro");
     expect(page.title).toBe("Intro");
     expect(await statusOf(reader.user.getAuthenticatedUser())).toBe(403);
+    // A JWT the renderer decodes, with the claims of what it reads.
+    expect(decodeJwt(found.apiToken)).toMatchObject({
+      kind: "site",
+      organization: org,
+      site: site.id,
+      siteSpace: found.siteSpace,
+      space: docs.id,
+      spaces: [docs.id],
+      revision: found.revision,
+      exp: expect.any(Number),
+    });
+    // The renderer reads the site's published content with it on every page.
+    const { data: mine } = await reader.orgs.getPublishedContentSite(org, site.id);
+    expect(mine.site.id).toBe(site.id);
     // A path that is no page still resolves: the renderer decides what it is.
     const { data: llms } = await anonymous.urls.getPublishedContentByUrl({
       url: `${site.urls.published}llms.txt`,

@@ -71,6 +71,13 @@ describe.each(STORAGE_KINDS)("conformance: site redirects (%s)", (kind) => {
     const { data: lookup } = await anonymous.urls.getPublishedContentByUrl({ url: `${root}intro` });
     const reader = h.client((lookup as { apiToken: string }).apiToken);
     expect((await reader.orgs.getSiteRedirectBySource(org, site.id, { source: "/start" })).status).toBe(200);
+    // The lookup itself follows a redirect from a path that names no page: the reference's Redirect.
+    for (const lookUp of [
+      () => anonymous.urls.getPublishedContentByUrl({ url: `${root}old/intro` }),
+      () => anonymous.urls.resolvePublishedContentByUrl({ url: `${root}old/intro` }),
+    ]) {
+      expect((await lookUp()).data).toEqual({ target: "content", redirect: `${root}intro` });
+    }
 
     const { data: updated } = await api.orgs.updateSiteRedirectById(org, site.id, second.id, {
       source: "/begin",

@@ -55,7 +55,7 @@ const OPEN_BEFORE = [
  * The reads of a site opened since, to a token for the site whose lookup issued it
  * (`path.siteId`), as the renderer calls them with the lookup's `apiToken`.
  */
-const OPEN_ON_SITE = ["getSiteRedirectBySource", "searchSiteContent"];
+const OPEN_ON_SITE = ["getPublishedContentSite", "getSiteRedirectBySource", "searchSiteContent"];
 const OPEN = [...OPEN_BEFORE, ...OPEN_ON_SITE].sort();
 /** The reads among them that the reference sends as POST (a search's body). */
 const POSTED_READS = ["searchSiteContent"];

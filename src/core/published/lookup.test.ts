@@ -1,7 +1,7 @@
-import { base64url } from "jose";
+import { base64url, decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
-import { tokensTable } from "../users/tables.js";
+import { siteTokenKey } from "../users/site-token.js";
 import { signVisitorToken } from "../visitors/visitor-token.js";
 
 /**
@@ -61,7 +61,7 @@ describe("getPublishedContentByUrl: URLs", () => {
       pathname: "",
       basePath: `/sites/${w.site}/`,
       siteBasePath: `/sites/${w.site}/`,
-      apiToken: expect.stringMatching(/^dbt_/),
+      apiToken: expect.stringMatching(/^eyJ/),
       organization: w.org,
       complete: false,
       canonicalUrl: w.root,
@@ -336,6 +336,94 @@ describe("getPublishedContentByUrl: visitor-auth", () => {
   });
 });
 
+describe("getPublishedContentByUrl: site redirects", () => {
+  it("redirects a path that names no page, GET and POST; a page at the path wins; a gone destination is ignored", async () => {
+    const w = await setup();
+    const intro = await w.client.getPageByPath({ spaceId: w.docs, pagePath: "intro" });
+    const redirect = (
+      source: string,
+      destination: Parameters<typeof w.client.createSiteRedirect>[0]["body"]["destination"],
+    ) => w.client.createSiteRedirect({ ...w.params, body: { source, destination } });
+    await redirect("/old/intro", { kind: "site-page", siteSpaceId: w.docsSiteSpace, pageId: intro.id });
+    const { target } = await w.client.getSiteRedirectBySource({ ...w.params, source: "/old/intro" });
+    expect(target).toBe(`${w.root}intro`);
+    for (const url of [`${w.root}old/intro`, `${w.root}old/intro/`]) {
+      expect((await w.lookup(url)).body).toEqual({ target: "content", redirect: target });
+      expect((await w.post({ url })).body).toEqual({ target: "content", redirect: target });
+    }
+    // The typed client reads the same union.
+    expect(await w.client.getPublishedContentByUrl({ url: `${w.root}old/intro` })).toEqual({
+      target: "content",
+      redirect: target,
+    });
+
+    // A page at the path wins over a redirect from it.
+    await redirect("/intro", { kind: "site-space", siteSpaceId: w.referenceSiteSpace });
+    expect((await w.lookup(`${w.root}intro`)).body).toMatchObject({ space: w.docs, pathname: "intro" });
+
+    // A redirect whose destination is gone: the URL resolves as if there were none.
+    const gone = await w.client.createPage({ spaceId: w.docs, body: { title: "Gone" } });
+    await redirect("/was-here", { kind: "site-page", siteSpaceId: w.docsSiteSpace, pageId: gone.id });
+    expect((await w.lookup(`${w.root}was-here`)).body).toMatchObject({ target: "content" });
+    await w.client.deletePage({ spaceId: w.docs, pageId: gone.id });
+    expect((await w.lookup(`${w.root}was-here`)).body).toMatchObject({
+      space: w.docs,
+      pathname: "was-here",
+      apiToken: expect.any(String),
+    });
+    // Paths that match no redirect resolve as before.
+    expect((await w.lookup(`${w.root}old`)).body).toMatchObject({ pathname: "old" });
+  });
+
+  it("keeps the share key a reader came with in the target, and redirects no one who may not read the site", async () => {
+    const w = await setup();
+    await w.client.createSiteRedirect({
+      ...w.params,
+      body: { source: "/start", destination: { kind: "site-space", siteSpaceId: w.referenceSiteSpace } },
+    });
+    await w.client.updateSiteById({ ...w.params, body: { visibility: "share-link" } });
+    const { token: key } = await w.client.createSiteShareLink({ ...w.params, body: { name: "Team" } });
+    expect((await w.lookup(`${w.root}start`)).status).toBe(404);
+    expect((await w.lookup(`${w.root}start?share=${key!}`)).body).toEqual({
+      target: "content",
+      redirect: `${w.root}${w.referencePath}/?share=${key!}`,
+    });
+  });
+});
+
+describe("getPublishedContentByUrl: the apiToken reads the published site", () => {
+  it("as the visitor whose lookup issued it: the structure filtered with the token's claims", async () => {
+    const w = await setup();
+    await w.client.updateSiteById({ ...w.params, body: { visibility: "visitor-auth" } });
+    const key = (await w.client.getSitePublishingAuthById(w.params)).privateKey;
+    await w.client.updateSiteSpaceById({
+      ...w.params,
+      siteSpaceId: w.referenceSiteSpace,
+      body: { condition: 'visitor.claims.plan == "pro"' },
+    });
+    const expiresAt = new Date(w.test.clock.now().getTime() + 3600_000);
+    const read = async (claims: Record<string, unknown>) => {
+      const visitorToken = await signVisitorToken(claims, key, { expiresAt });
+      const lookup = await w.lookup(w.root, `&visitorAuthToken=${encodeURIComponent(visitorToken)}`);
+      const apiToken = lookup.body.apiToken as string;
+      const published = await w.test.as(apiToken).getPublishedContentSite(w.params);
+      return { claims: decodeJwt(apiToken)["claims"], structure: JSON.stringify(published.structure) };
+    };
+    const pro = await read({ plan: "pro" });
+    expect(pro.claims).toEqual({ plan: "pro" });
+    expect(pro.structure).toContain(w.referenceSiteSpace);
+    const free = await read({ plan: "free" });
+    expect(free.claims).toEqual({ plan: "free" });
+    expect(free.structure).toContain(w.docsSiteSpace);
+    expect(free.structure).not.toContain(w.referenceSiteSpace);
+    // Without a token the visitor-auth site stays out of reach.
+    const anonymous = await w.test.request("GET", `/orgs/${w.org}/sites/${w.site}/published`, {
+      token: null,
+    });
+    expect(anonymous.status).toBe(404);
+  });
+});
+
 describe("resolvePublishedContentByUrl", () => {
   it("answers what the GET answers, anonymously, whatever token the caller holds", async () => {
     const w = await setup();
@@ -391,11 +479,11 @@ describe("resolvePublishedContentByUrl", () => {
       expect([body, answer.status]).toEqual([body, 400]);
       expect(answer.body.error.message).toMatch(message);
     }
-    const readerTokens = () =>
-      w.storage.read((tx) => tx.list(tokensTable, { index: "byKind", where: ["space-reader"] }));
-    expect(await readerTokens()).toEqual([]);
+    // The first lookup that answers creates the key of site tokens; no bad one got that far.
+    const signingKey = () => w.storage.read(siteTokenKey);
+    expect(await signingKey()).toBeUndefined();
     expect((await w.post({ url: w.root })).status).toBe(200);
-    expect(await readerTokens()).toHaveLength(1);
+    expect(await signingKey()).toBeDefined();
   });
 
   it("feeds unsigned claims to conditions, under visitor.claims.unsigned only", async () => {

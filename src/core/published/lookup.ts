@@ -2,7 +2,7 @@ import type { Context, World } from "../shared/world.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import { spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
-import { issueSpaceReaderToken } from "../users/tokens.js";
+import { issueSiteToken } from "../users/site-token.js";
 import { loadStructure, siteRootUrl } from "../sites/present.js";
 import { visibleStructure, visitorAccess, walk } from "../sites/readers.js";
 import {
@@ -12,6 +12,9 @@ import {
   type SiteSpaceRecord,
 } from "../sites/tables.js";
 import { verifyVisitorToken } from "../visitors/visitor-token.js";
+import { loadRevision } from "../content-tree/revisions.js";
+import { redirectTarget } from "../sites/redirect-targets.js";
+import { redirectFrom } from "../sites/redirects.js";
 
 /**
  * Resolving a published URL (`getPublishedContentByUrl`, `resolvePublishedContentByUrl`;
@@ -59,6 +62,8 @@ export interface Resolution {
   readonly siteBasePath: string;
   readonly complete: boolean;
   readonly canonicalUrl: string;
+  /** The claims the structure was filtered with: the visitor token's, and the unsigned ones. */
+  readonly claims: Readonly<Record<string, unknown>>;
 }
 
 /** Why a URL does not resolve: nothing there (404), or a visitor token that failed. */
@@ -159,7 +164,8 @@ export async function resolvePublishedUrl(
   }
 
   const stored = await loadStructure(tx, site);
-  const visible = visibleStructure(stored, withUnsignedClaims(claims, visitor.unsignedClaims));
+  const readerClaims = withUnsignedClaims(claims, visitor.unsignedClaims);
+  const visible = visibleStructure(stored, readerClaims);
   const rest = [...segments];
   const named: string[] = [];
 
@@ -202,6 +208,7 @@ export async function resolvePublishedUrl(
       siteBasePath,
       complete: pathname !== "" || !(sectionFellBack || (chosen.fellBack && siteSpaces.length > 1)),
       canonicalUrl,
+      claims: readerClaims,
     },
   };
 }
@@ -229,13 +236,45 @@ function pick<T extends { readonly id: string; readonly path: string; readonly d
 }
 
 /**
- * The `apiToken` of a resolution: reads its space's current content and revision only; its requests
- * count against the address that looked it up and against the site.
+ * The `apiToken` of a resolution (a site token): reads its space's current content and revision,
+ * and its site's published content as this visitor sees it; its requests count against the
+ * address that looked it up and against the site.
  */
 export const readerToken = (tx: WriteTransaction, context: Context, resolution: Resolution) =>
-  issueSpaceReaderToken(tx, context, {
+  issueSiteToken(tx, context, {
+    organization: resolution.site.organization,
+    site: resolution.site.id,
+    siteSection: resolution.section?.id,
+    siteSpace: resolution.siteSpace.id,
     space: resolution.space.id,
     revision: resolution.space.revision,
-    site: resolution.site.id,
+    claims: resolution.claims,
     address: context.clientAddress,
   });
+
+/**
+ * Where a resolved URL redirects: the published URL of the destination of the site's redirect whose
+ * `source` is the URL's path within the site (as written, %-escapes included, without a trailing
+ * slash), or undefined. A page wins: a rest that names a page of the resolved space, or an empty
+ * rest, never redirects, so a redirect left behind by a page that came back does not hide it. A
+ * redirect whose destination is gone is ignored, as if there were none. The target carries the
+ * share key the reader came with, so that it stays readable to them.
+ */
+export async function redirectOf(
+  tx: ReadTransaction,
+  world: World,
+  url: URL,
+  resolution: Resolution,
+): Promise<string | undefined> {
+  if (resolution.pathname === "") return undefined;
+  const revision = await loadRevision(tx, world, resolution.space.revision);
+  if (await revision?.pageAtPath(resolution.pathname)) return undefined;
+  const source = url.pathname.slice(resolution.siteBasePath.length - 1).replace(/\/+$/, "");
+  const redirect = source && (await redirectFrom(tx, resolution.site, source));
+  if (!redirect) return undefined;
+  const target = await redirectTarget(tx, world, resolution.site, redirect.destination);
+  if (!target || !resolution.shareKey) return target;
+  const withKey = new URL(target);
+  withKey.searchParams.set("share", resolution.shareKey);
+  return withKey.href;
+}

@@ -1,3 +1,4 @@
+import { base64url, decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { answerOf } from "../../../test/support/limits.js";
 import { createWorkspace } from "../../../test/support/workspace.js";
@@ -232,9 +233,23 @@ describe("the apiToken of a URL lookup", () => {
     await w.reader.searchSpaceContent({ spaceId, query: "hello" });
   });
 
+  it("reads its own site's published content (the renderer reads it on every page)", async () => {
+    const w = await resolved();
+    const published = await w.reader.getPublishedContentSite(w.params);
+    expect(published.site.id).toBe(w.site);
+    // What an anonymous reader gets: the token brings no member's view.
+    expect(published.structure).toEqual((await w.read(null)).body.structure);
+    // Not once the site is unpublished, though the token has not expired.
+    await w.client.unpublishSite(w.params);
+    await expect(w.reader.getPublishedContentSite(w.params)).rejects.toMatchObject({ code: "not_found" });
+  });
+
   it("is refused everything else with 403", async () => {
     const w = await resolved();
     const { docs, reference, org: organizationId } = w;
+    const otherSite = await w.client.createSite({ organizationId, body: { title: "Other", spaces: [docs] } });
+    await w.client.publishSite({ organizationId, siteId: otherSite.id });
+    const other = { organizationId, siteId: otherSite.id };
     const refusals: [string, (reader: TestClient) => Promise<unknown>][] = [
       ["getSpaceById (another space)", (reader) => reader.getSpaceById({ spaceId: reference })],
       ["getCurrentRevision (another space)", (reader) => reader.getCurrentRevision({ spaceId: reference })],
@@ -242,9 +257,10 @@ describe("the apiToken of a URL lookup", () => {
       ["updateSpaceById", (reader) => reader.updateSpaceById({ spaceId: docs, body: { title: "Mine" } })],
       ["deleteSpaceById", (reader) => reader.deleteSpaceById({ spaceId: docs })],
       ["getAuthenticatedUser", (reader) => reader.getAuthenticatedUser()],
+      ["getUserById (the owner)", (reader) => reader.getUserById({ userId: w.owner.id })],
       ["getOrganizationById", (reader) => reader.getOrganizationById({ organizationId })],
       ["listSpacesInOrganizationById", (reader) => reader.listSpacesInOrganizationById({ organizationId })],
-      ["getPublishedContentSite", (reader) => reader.getPublishedContentSite(w.params)],
+      ["getPublishedContentSite (another site)", (reader) => reader.getPublishedContentSite(other)],
       ["listChangeRequestsForSpace", (reader) => reader.listChangeRequestsForSpace({ spaceId: docs })],
       ["listCommentsInSpace", (reader) => reader.listCommentsInSpace({ spaceId: docs })],
     ];
@@ -276,17 +292,46 @@ describe("the apiToken of a URL lookup", () => {
     });
   });
 
-  it("is swept from storage once expired, by later lookups", async () => {
+  it("is a JWT with the claims of what it reads, and no stored row", async () => {
     const w = await resolved();
-    const readers = () =>
-      w.storage.read((tx) => tx.list(tokensTable, { index: "byKind", where: ["space-reader"] }));
-    expect(await readers()).toHaveLength(1);
-    w.advance(SPACE_READER_LIFETIME_MS);
-    const url = `http://docsbase.test/sites/${w.site}/`;
-    await w.anonymous("GET", `/urls/published?url=${encodeURIComponent(url)}`);
-    const left = await readers();
-    expect(left).toHaveLength(1);
-    expect(left[0]).toMatchObject({ user: "", space: w.docs, kind: "space-reader" });
+    const claims = decodeJwt(w.token);
+    expect(decodeProtectedHeader(w.token)).toEqual({ alg: "HS256" });
+    expect(claims).toEqual({
+      exp: Math.floor(w.test.clock.now().getTime() / 1000) + SPACE_READER_LIFETIME_MS / 1000,
+      kind: "site",
+      organization: w.org,
+      site: w.site,
+      siteSpace: expect.any(String),
+      space: w.docs,
+      spaces: [w.docs],
+      revision: w.revision,
+    });
+    expect(w.token.length).toBeLessThan(500);
+    const rows = await w.storage.read((tx) =>
+      tx.list(tokensTable, { index: "byKind", where: ["space-reader"] }),
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it("is refused (401) when its signature or its claims were changed", async () => {
+    const w = await resolved();
+    const [header, payload, signature] = w.token.split(".") as [string, string, string];
+    const forged = { ...decodeJwt(w.token), space: w.reference, spaces: [w.reference] };
+    const tampered = [
+      `${header}.${base64url.encode(JSON.stringify(forged))}.${signature}`,
+      `${header}.${payload}.${signature.slice(0, -2)}AA`,
+      `${base64url.encode(JSON.stringify({ alg: "none" }))}.${payload}.`,
+      // Signed with a key of its own: not the database's.
+      await new SignJWT(forged).setProtectedHeader({ alg: "HS256" }).sign(new Uint8Array(32)),
+    ];
+    for (const token of tampered) {
+      await expect(
+        w.test.as(token).getCurrentRevision({ spaceId: w.reference }),
+        token,
+      ).rejects.toMatchObject({
+        code: "unauthorized",
+      });
+    }
   });
 
   it("stops reading a space that is deleted", async () => {

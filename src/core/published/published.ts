@@ -1,10 +1,11 @@
 import * as z from "zod";
+import { readableWithReaderToken, SITE_IN_PATH } from "../permissions/reader-token.js";
 import { noToken } from "../permissions/rules.js";
 import { defineOperation, type Scope } from "../registry.js";
 import { badRequest, notFound } from "../shared/errors.js";
 import { MAX_ID_LENGTH, MAX_URL_LENGTH, queryBoolean } from "../shared/schema.js";
 import { defaultSiteCustomization } from "./customizations.js";
-import { readerToken, resolvePublishedUrl, type Visitor } from "./lookup.js";
+import { readerToken, redirectOf, resolvePublishedUrl, type Visitor } from "./lookup.js";
 import { loadStructure, presentSite, presentStructure } from "../sites/present.js";
 import { onSiteForReaders, readerSpaces, visibleStructure } from "../sites/readers.js";
 import { siteParams, siteSchema, siteStructureSchema } from "../sites/schemas.js";
@@ -16,7 +17,8 @@ import { memberSpaces } from "../sites/structure.js";
  * `getPublishedContentSite` needs no token (see `readers.ts` for who may read what): members who
  * can view the site get it as stored, published or not; other readers get a published public,
  * unlisted or share-link (with its key) site, its structure filtered by conditions evaluated with
- * no claims, and its spaces with a reader's permissions.
+ * no claims, and its spaces with a reader's permissions. A lookup's `apiToken` reads its own
+ * published site, filtered with the claims the lookup filtered with.
  *
  * `getPublishedContentByUrl` (GET, the visitor token in the query) and
  * `resolvePublishedContentByUrl` (POST, the visitor's token and unsigned claims in the body)
@@ -52,7 +54,7 @@ export const getPublishedContentSite = defineOperation({
   summary:
     "A site as its readers see it: the site, its structure, customizations and scripts (no token needed for a published site)",
   params: siteParams,
-  access: onSiteForReaders(),
+  access: readableWithReaderToken(onSiteForReaders(), SITE_IN_PATH),
   query: z.object({ shareKey: z.string().max(MAX_ID_LENGTH).optional() }),
   response: publishedContentSiteSchema,
   async run(scope) {
@@ -61,7 +63,11 @@ export const getPublishedContentSite = defineOperation({
     const structure =
       reader.kind === "member"
         ? await presentStructure(scope, stored, memberSpaces(tx, scope, reader.membership))
-        : await presentStructure(scope, visibleStructure(stored, {}), readerSpaces(tx, scope));
+        : await presentStructure(
+            scope,
+            visibleStructure(stored, reader.claims ?? {}),
+            readerSpaces(tx, scope),
+          );
     return {
       object: "published-content-site" as const,
       site: await presentSite(tx, scope, site),
@@ -113,7 +119,11 @@ function parseUrl(text: string, field: string): URL {
 
 const lookupResponse = z.union([redirectSchema, publishedSiteContentSchema]);
 
-/** The answer of both lookups: the URL resolved for this visitor, or the redirect on request. */
+/**
+ * The answer of both lookups: the URL resolved for this visitor; or the `Redirect` shape, to the
+ * application on request when the visitor's token fails, or to the destination of a site redirect
+ * from a path that names no page (`target: "content"`, an absolute URL).
+ */
 async function lookUp(
   scope: Scope<object, "write">,
   text: string,
@@ -121,7 +131,8 @@ async function lookUp(
   visitor: Visitor,
   redirectOnError: boolean | undefined,
 ): Promise<z.input<typeof lookupResponse>> {
-  const result = await resolvePublishedUrl(scope.tx, scope, parseUrl(text, field), visitor);
+  const url = parseUrl(text, field);
+  const result = await resolvePublishedUrl(scope.tx, scope, url, visitor);
   if (!result.ok) {
     if (result.kind === "token" && redirectOnError) {
       // No fallback URL is stored (see publishing-auth.ts): the application, where one signs in.
@@ -132,6 +143,8 @@ async function lookUp(
     throw notFound(`No published content at "${text}"`);
   }
   const { resolution } = result;
+  const redirect = await redirectOf(scope.tx, scope, url, resolution);
+  if (redirect) return { target: "content" as const, redirect };
   return {
     site: resolution.site.id,
     ...(resolution.section ? { siteSection: resolution.section.id } : {}),
@@ -157,7 +170,7 @@ export const getPublishedContentByUrl = defineOperation({
   summary:
     "Resolve a published URL to its site, section, site space, space and path, with a short-lived read-only token for that space",
   access: noToken,
-  // Writes the `apiToken` it hands out.
+  // Creates the signing key of the `apiToken` it hands out, on the first lookup.
   transaction: "write",
   query: z.object({
     url: z.string().min(1).max(MAX_URL_LENGTH),
@@ -177,7 +190,7 @@ export const resolvePublishedContentByUrl = defineOperation({
   summary:
     "Resolve a published URL as getPublishedContentByUrl does, the visitor's token and unsigned claims in the body",
   access: noToken,
-  // Writes the `apiToken` it hands out.
+  // Creates the signing key of the `apiToken` it hands out, on the first lookup.
   transaction: "write",
   body: z.object({
     url: z.string().min(1).max(MAX_URL_LENGTH),

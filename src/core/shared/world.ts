@@ -117,6 +117,8 @@ export interface CallerScope {
   readonly site?: string;
   /** The address (its rate-limit key) that obtained the token, which its requests count against. */
   readonly address?: string;
+  /** The claims the site's structure is filtered with for this reader (`visitor.claims`). */
+  readonly claims?: Readonly<Record<string, unknown>>;
 }
 
 /** The context of one operation call. */

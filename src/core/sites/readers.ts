@@ -39,7 +39,12 @@ import type { PresentSpace } from "./schemas.js";
 /** A reader: a member who can view the site, or a visitor (with the share key that let them in). */
 export type SiteReader =
   | { readonly kind: "member"; readonly membership: Membership; readonly permissions: SitePermissions }
-  | { readonly kind: "visitor"; readonly shareKey?: string };
+  | {
+      readonly kind: "visitor";
+      readonly shareKey?: string;
+      /** The claims the structure is filtered with: a site token's (`CallerScope.claims`), else none. */
+      readonly claims?: Readonly<Record<string, unknown>>;
+    };
 
 /** What {@link onSiteForReaders} hands `run`. */
 export interface SiteReaderAccess {
@@ -98,12 +103,19 @@ async function memberOf(tx: ReadTransaction, context: Context, site: SiteRecord)
 export function onSiteForReaders(): AccessRule<SiteReaderAccess> {
   return defineAccess({
     summary:
-      'the "view" permission on the site in path.siteId, or none for a published public or unlisted site, or a published share-link site with an active key in query.shareKey',
+      'the "view" permission on the site in path.siteId, or none for a published public or unlisted site, or a published share-link site with an active key in query.shareKey, or a reader token of the published site',
     authenticated: false,
     async resolve(tx, context, params, query) {
       const refused = () => notFound(`Site "${String(params.siteId)}" not found`);
       const site = await findSite(tx, String(params.organizationId), String(params.siteId));
       if (!site) throw refused();
+      const scope = context.caller?.scope;
+      if (scope) {
+        // A site token (an operation opened to it with `SITE_IN_PATH`, which checked the site): it
+        // reads the published site as the visitor whose lookup issued it, whatever its visibility.
+        if (scope.site !== site.id || !site.published) throw refused();
+        return { site, reader: { kind: "visitor", claims: scope.claims ?? {} } };
+      }
       const member = await memberOf(tx, context, site);
       if (member) return { site, reader: { kind: "member", ...member } };
       const shareKey = typeof query?.shareKey === "string" ? query.shareKey : undefined;

@@ -53,7 +53,8 @@ async function findRedirect(
   return redirect && redirect.site === site.id ? redirect : undefined;
 }
 
-async function redirectFrom(
+/** The redirect of `site` whose source is `source`, or undefined. */
+export async function redirectFrom(
   tx: ReadTransaction,
   site: SiteRecord,
   source: string,

@@ -62,3 +62,25 @@ export const tokensTable = defineTable({
   indexes: { byUser: ["user", "createdAt"], byId: ["id"], byKind: ["kind", "expiresAt"] },
   record: tokenRecord,
 });
+
+/**
+ * Keys docsbase signs its own tokens with, one record per use (`name`). Kept in the database so
+ * that every instance sharing it signs and verifies alike; created once, on first use, and never
+ * changed (see `site-token.ts`). The secret never leaves the server.
+ */
+export const signingKeyRecord = z.object({
+  name: z.string(),
+  /** Distinguishes a key from one created after a storage was restored without it. */
+  id: z.string(),
+  /** 32 random bytes in base64url: the HMAC key. */
+  secret: z.string(),
+  createdAt: z.string(),
+});
+export type SigningKeyRecord = z.infer<typeof signingKeyRecord>;
+
+export const signingKeysTable = defineTable({
+  name: "signingKeys",
+  key: "name",
+  indexes: {},
+  record: signingKeyRecord,
+});

@@ -5,6 +5,13 @@ import { type TokenRecord, tokensTable, usersTable } from "./tables.js";
 import type { CachedToken, TokenCache } from "./token-cache.js";
 import type { Caller, World } from "../shared/world.js";
 import { randomId } from "../shared/world.js";
+import {
+  isSiteToken,
+  SITE_TOKEN_LIFETIME_MS,
+  SITE_TOKEN_PREFIX,
+  siteTokenKey,
+  verifySiteToken,
+} from "./site-token.js";
 
 /**
  * API tokens. A token is 40 random base62 characters (about 238 bits) behind a `dbt_` prefix, so a
@@ -101,7 +108,8 @@ export async function callerForHash(
   const record = await tx.get(tokensTable, hash);
   if (!record || isExpired(record, now)) return null;
   if (record.kind === "space-reader") {
-    // A reader token stands for no user; `invoke` holds it to its one space.
+    // A reader token stored by docsbase before they were site tokens (JWTs, `site-token.ts`),
+    // honoured until it expires. It stands for no user; `invoke` holds it to its one space.
     if (!record.space || !record.revision || record.expiresAt === undefined) return null;
     const caller: Caller = Object.freeze({
       userId: `${SPACE_READER_PREFIX}${record.id}`,
@@ -142,7 +150,10 @@ export async function authenticateToken(
     if (isExpired(found.record, now)) return null;
   } else {
     const mark = cache?.begin() ?? 0;
-    found = await world.storage.read((tx) => callerForHash(tx, hash, now));
+    found = isSiteToken(token)
+      ? // The key is read in the transaction, the signature checked after it (Web Crypto is async).
+        await verifySiteToken(token, hash, await world.storage.read(siteTokenKey), now)
+      : await world.storage.read((tx) => callerForHash(tx, hash, now));
     if (!found) return null;
     cache?.fill(hash, found, mark, now.getTime(), token);
   }
@@ -170,103 +181,12 @@ export async function authenticateToken(
  * The caller id of a reader token: not a user id (user ids have no ":"), distinct per token. Its
  * requests count against the address that obtained it and its site (`CallerScope`), not this id.
  */
-export const SPACE_READER_PREFIX = "space-reader:";
+export const SPACE_READER_PREFIX = SITE_TOKEN_PREFIX;
 
 /**
- * How long a reader token (the `apiToken` of a published-content lookup) authenticates: 15
- * minutes by the world clock. Long enough to render a page and fetch what it links to, short
- * enough that a leaked token soon stops working; a renderer resolves the URL again for a new one.
+ * How long a reader token (the `apiToken` of a published-content lookup, a site token) authenticates.
  */
-export const SPACE_READER_LIFETIME_MS = 15 * 60_000;
-
-/** Expired reader tokens removed by each issue, so that their table never grows without bound. */
-const SPACE_READER_SWEEP = 20;
-
-/** What a reader token grants, and to whom it was issued. */
-export interface SpaceReaderGrant {
-  readonly space: string;
-  readonly revision: string;
-  /** The site whose lookup issues it. */
-  readonly site: string;
-  /** The rate-limit key of the address that looks it up; absent for a call without one (in process). */
-  readonly address?: string | undefined;
-}
-
-/** What {@link issueSpaceReaderToken} remembers of a token it issued, to hand it out again. */
-interface IssuedReaderToken {
-  readonly token: string;
-  readonly hash: string;
-  readonly expiresAt: number;
-}
-
-/**
- * Issues a short-lived read-only token for one space (the `apiToken` of published content): it
- * reads the space's current content and the revision `revision`, nothing else, for
- * {@link SPACE_READER_LIFETIME_MS}.
- *
- * The same grant (address, site, space, revision) gets the same token again while more than half
- * its lifetime is left, so a flood of identical lookups writes nothing: the token is remembered in
- * the world's memo and checked against storage (one read) before it is handed out again, so a
- * token revoked, swept or lost with a restored storage is never returned. Only a new token is
- * written, and each new one deletes up to {@link SPACE_READER_SWEEP} expired reader tokens first,
- * so that every issue removes more expired ones than it adds.
- *
- * @example
- * ```ts
- * const apiToken = await issueSpaceReaderToken(tx, world, {
- *   space: space.id,
- *   revision: space.revision,
- *   site: site.id,
- *   address: context.clientAddress,
- * });
- * ```
- */
-export async function issueSpaceReaderToken(
-  tx: WriteTransaction,
-  world: Pick<World, "clock" | "ids" | "cache">,
-  grant: SpaceReaderGrant,
-): Promise<string> {
-  const now = world.clock().getTime();
-  // JSON of an array: no separator a site id or an address could forge.
-  const memoKey = `space-reader:${JSON.stringify([grant.address ?? "", grant.site, grant.space, grant.revision])}`;
-  const issued = world.cache.get(memoKey) as IssuedReaderToken | undefined;
-  if (issued && issued.expiresAt - now > SPACE_READER_LIFETIME_MS / 2) {
-    if (await tx.get(tokensTable, issued.hash)) return issued.token;
-  }
-  await sweepExpiredReaderTokens(tx, new Date(now));
-  const token = newToken();
-  const hash = hashToken(token);
-  const expiresAt = now + SPACE_READER_LIFETIME_MS;
-  await tx.put(tokensTable, {
-    hash,
-    id: world.ids(),
-    user: "",
-    createdAt: new Date(now).toISOString(),
-    expiresAt: new Date(expiresAt).toISOString(),
-    kind: "space-reader",
-    space: grant.space,
-    revision: grant.revision,
-    site: grant.site,
-    ...(grant.address === undefined ? {} : { address: grant.address }),
-  });
-  world.cache.set(memoKey, { token, hash, expiresAt } satisfies IssuedReaderToken, 2 * memoKey.length + 256);
-  return token;
-}
-
-/**
- * Deletes up to {@link SPACE_READER_SWEEP} expired reader tokens, the longest expired first (the
- * `byKind` index orders them by `expiresAt`).
- */
-async function sweepExpiredReaderTokens(tx: WriteTransaction, now: Date): Promise<void> {
-  const oldest = await tx.list(tokensTable, {
-    index: "byKind",
-    where: ["space-reader"],
-    limit: SPACE_READER_SWEEP,
-  });
-  for (const record of oldest) {
-    if (isExpired(record, now)) await tx.delete(tokensTable, record.hash);
-  }
-}
+export const SPACE_READER_LIFETIME_MS = SITE_TOKEN_LIFETIME_MS;
 
 function isStale(record: TokenRecord, now: Date): boolean {
   return (
