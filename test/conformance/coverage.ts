@@ -106,6 +106,13 @@ export const COVERAGE = {
     "getSitePublishingAuthById",
     "regenerateSitePublishingAuthById",
   ],
+  site_customization: [
+    "getSiteCustomizationById",
+    "updateSiteCustomizationById",
+    "getSiteSpaceCustomizationById",
+    "overrideSiteSpaceCustomizationById",
+    "deleteSiteSpaceCustomizationById",
+  ],
   site_redirects: [
     "createSiteRedirect",
     "listSiteRedirects",
