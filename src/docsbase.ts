@@ -47,6 +47,15 @@ export interface DocsbaseOptions {
   /** Absolute base of application URLs (`urls.app`). Default: `baseUrl`. */
   readonly appUrl?: string;
   /**
+   * Where a renderer serves the published sites, as GitBook's renderer does at
+   * `<its origin>/url/<host>/<path>`: `http://localhost:3000/url/`. The published URLs docsbase
+   * hands out (`urls.published` of sites, sections, site spaces, share links and spaces; redirect
+   * targets) are then this URL followed by the site's own URL without its scheme. Published lookups
+   * still take the site's own URL. Default: none, the site's own URL. An absolute `http:` or
+   * `https:` URL without query or fragment, else `createDocsbase` throws.
+   */
+  readonly publishedUrl?: string;
+  /**
    * Absolute base of download URLs (files' `downloadURL`, PDF export URLs), without `/v1`: an
    * origin of their own, which the host routes to this same handler, so that nothing a user
    * uploads is ever served from the API's or the host app's origin. Default: `baseUrl`. See
@@ -214,6 +223,22 @@ function checkClientAuth(auth: unknown): asserts auth is ClientAuth {
 /** Default request-body limit: large enough for base64 file uploads of a few MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+/** The `publishedUrl` option with one trailing slash, or an error naming the option. */
+function publishedUrlBase(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash) {
+    throw new Error(
+      `publishedUrl must be an absolute http:// or https:// URL without query or fragment, got "${text}"`,
+    );
+  }
+  return `${text.replace(/\/+$/, "")}/`;
+}
+
 /**
  * Creates a docsbase instance over a storage adapter.
  *
@@ -251,6 +276,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
     ids: options.ids ?? (() => randomId()),
     baseUrl,
     appUrl: (options.appUrl ?? baseUrl).replace(/\/+$/, ""),
+    ...(options.publishedUrl !== undefined ? { publishedUrl: publishedUrlBase(options.publishedUrl) } : {}),
     ...(options.downloadBaseUrl ? { downloadBaseUrl: options.downloadBaseUrl.replace(/\/+$/, "") } : {}),
     cache: new DerivedCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES),
     fetch: createSafeFetch({

@@ -93,6 +93,10 @@ describe("docsbase --help and --version", () => {
       code: 1,
       err: `--app-url (or DOCSBASE_APP_URL) must be an http:// or https:// URL, got "ftp://app.example"\n`,
     });
+    expect(await cli(["serve", "--published-url", "localhost:3000/url/"])).toMatchObject({
+      code: 1,
+      err: `--published-url (or DOCSBASE_PUBLISHED_URL) must be an http:// or https:// URL, got "localhost:3000/url/"\n`,
+    });
   });
 });
 
@@ -245,12 +249,26 @@ describe("docsbase users and tokens, on a running server's database", () => {
     });
   });
 
-  it("serves URLs on --base-url, --app-url and DOCSBASE_APP_URL", async () => {
+  it("serves URLs on --base-url, --app-url, --published-url and their variables", async () => {
     const operator = "dbt_cli_commands_operator_token";
-    const flags = ["--memory", "--base-url", "https://api.example", "--app-url", "https://app.example/docs"];
+    const flags = [
+      "--memory",
+      "--base-url",
+      "https://api.example",
+      "--app-url",
+      "https://app.example/docs",
+      "--published-url",
+      "http://localhost:3000/url/",
+    ];
     for (const [args, env] of [
       [flags, {}],
-      [["--memory", "--base-url", "https://api.example"], { DOCSBASE_APP_URL: "https://app.example/docs" }],
+      [
+        ["--memory", "--base-url", "https://api.example"],
+        {
+          DOCSBASE_APP_URL: "https://app.example/docs",
+          DOCSBASE_PUBLISHED_URL: "http://localhost:3000/url/",
+        },
+      ],
     ] as const) {
       const server = await processes.start(args, { DOCSBASE_ADMIN_TOKEN: operator, ...env });
       const api = new ApiClient(server.url, operator);
@@ -259,6 +277,11 @@ describe("docsbase users and tokens, on a running server's database", () => {
       expect(space.status).toBe(201);
       expect(space.body.urls.app).toBe(`https://app.example/docs/s/${space.body.id}`);
       expect(space.body.urls.location).toBe(`https://api.example/v1/spaces/${space.body.id}`);
+      const site = await api.send("POST", `/orgs/${org.body.id}/sites`, { title: "Docs" });
+      const published = await api.send("POST", `/orgs/${org.body.id}/sites/${site.body.id}/publish`);
+      expect(published.body.urls.published).toBe(
+        `http://localhost:3000/url/api.example/sites/${site.body.id}/`,
+      );
       server.child.kill("SIGTERM");
       expect(await server.exited).toBe(0);
     }

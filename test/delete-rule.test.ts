@@ -302,6 +302,19 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
     const redirect = (await w.client.createSiteRedirect({ ...at, body: { source: "/old", destination } })).id;
     return { existing: { ...at, siteRedirectId: redirect }, missing: { ...at, siteRedirectId: "none" } };
   },
+  async deleteSiteSpaceCustomizationById(w) {
+    const at = { organizationId: w.org, siteId: await w.newSite() };
+    const siteSpaceId = (await w.client.listSiteSpaces(at)).items[0]!.id;
+    await w.client.overrideSiteSpaceCustomizationById({
+      ...at,
+      siteSpaceId,
+      body: { pdf: { enabled: false } },
+    });
+    // A site space without overrides: nothing to delete.
+    const other = { organizationId: w.org, siteId: await w.newSite() };
+    const bare = (await w.client.listSiteSpaces(other)).items[0]!.id;
+    return { existing: { ...at, siteSpaceId }, missing: { ...other, siteSpaceId: bare } };
+  },
   async unpublishIntegration(w) {
     await publish(w, "walk-gone");
     // A name nobody published: judged by the caller's organizations.

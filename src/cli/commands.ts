@@ -36,6 +36,16 @@ const APP_URL = option({
   default: "the base URL",
   text: "Base of application URLs (urls.app) in answers.",
 });
+const PUBLISHED_URL = option({
+  name: "published-url",
+  type: "string",
+  value: "URL",
+  env: "DOCSBASE_PUBLISHED_URL",
+  default: "none",
+  text:
+    "Where a renderer serves the sites (GitBook's: http://localhost:3000/url/): published URLs in " +
+    "answers become <URL><site URL without its scheme>.",
+});
 const DOWNLOAD_URL = option({
   name: "download-url",
   type: "string",
@@ -98,6 +108,7 @@ const SERVE: CommandSpec = {
     POOL_SIZE,
     BASE_URL,
     APP_URL,
+    PUBLISHED_URL,
     DOWNLOAD_URL,
     ALLOW_PRIVATE,
     {
@@ -257,10 +268,11 @@ async function serve(
     fixture: values["fixture"] as string | undefined,
     now: values["now"] as string | undefined,
   };
-  const urls: Partial<Record<"baseUrl" | "appUrl" | "downloadBaseUrl", string>> = {};
+  const urls: Partial<Record<"baseUrl" | "appUrl" | "publishedUrl" | "downloadBaseUrl", string>> = {};
   for (const [key, spec] of [
     ["baseUrl", BASE_URL],
     ["appUrl", APP_URL],
+    ["publishedUrl", PUBLISHED_URL],
     ["downloadBaseUrl", DOWNLOAD_URL],
   ] as const) {
     const url = stringOption(values, spec, env);

@@ -33,6 +33,8 @@ export interface ServeOptions {
   readonly baseUrl?: string;
   /** Base of application URLs (`urls.app`), `--app-url`; defaults to `baseUrl`. */
   readonly appUrl?: string;
+  /** Where a renderer serves the sites (`--published-url`; see `createDocsbase`). Default: none. */
+  readonly publishedUrl?: string;
   /** Base of download URLs (`--download-url`); defaults to `baseUrl` (see `createDocsbase`). */
   readonly downloadBaseUrl?: string;
   /** Operator token to register (from `DOCSBASE_ADMIN_TOKEN`). */
@@ -190,6 +192,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       storage,
       baseUrl: options.baseUrl ?? url,
       ...(options.appUrl ? { appUrl: options.appUrl } : {}),
+      ...(options.publishedUrl ? { publishedUrl: options.publishedUrl } : {}),
       ...(options.downloadBaseUrl ? { downloadBaseUrl: options.downloadBaseUrl } : {}),
       allowPrivateNetwork: options.allowPrivateNetwork ?? false,
       ...(options.translator ? { translator: libreTranslate(options.translator) } : {}),
@@ -214,6 +217,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       storage,
       baseUrl: options.baseUrl ?? url,
       ...(options.appUrl ? { appUrl: options.appUrl } : {}),
+      ...(options.publishedUrl ? { publishedUrl: options.publishedUrl } : {}),
       ...(options.downloadBaseUrl ? { downloadBaseUrl: options.downloadBaseUrl } : {}),
       allowPrivateNetwork: options.allowPrivateNetwork ?? false,
       ...(options.translator ? { translator: libreTranslate(options.translator) } : {}),

@@ -107,6 +107,13 @@ export const COVERAGE = {
     "regenerateSitePublishingAuthById",
   ],
   site_search: ["searchSiteContent"],
+  site_customization: [
+    "getSiteCustomizationById",
+    "updateSiteCustomizationById",
+    "getSiteSpaceCustomizationById",
+    "overrideSiteSpaceCustomizationById",
+    "deleteSiteSpaceCustomizationById",
+  ],
   site_redirects: [
     "createSiteRedirect",
     "listSiteRedirects",

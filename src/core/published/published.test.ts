@@ -85,7 +85,10 @@ describe("getPublishedContentSite", () => {
       expect(body.structure.type).toBe("siteSpaces");
       expect(rootSiteSpaces(body.structure).map((item) => item.space.id)).toEqual([w.docs, w.reference]);
       expect(body.customizations.site.title).toBe("Handbook");
-      expect(body.customizations.siteSpaces).toEqual({});
+      // Every site space shown, with the site's settings when it overrides none.
+      const shown = rootSiteSpaces(body.structure).map((item) => item.id);
+      expect(Object.keys(body.customizations.siteSpaces)).toEqual(shown);
+      expect(body.customizations.siteSpaces[shown[0]!]).toEqual(body.customizations.site);
       expect(body.scripts).toEqual([]);
     }
     // A member sees the space with their own permissions.

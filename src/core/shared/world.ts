@@ -27,6 +27,12 @@ export interface World {
   /** Absolute base of the application URLs (`urls.app`). Defaults to `baseUrl`. */
   readonly appUrl: string;
   /**
+   * Where a renderer serves published sites, ending with `/` (`http://localhost:3000/url/`): the
+   * published URLs handed out are this followed by the site's own URL without its scheme
+   * (`http://localhost:3000/url/docs.example.com/guide`). Absent: the site's own URL.
+   */
+  readonly publishedUrl?: string;
+  /**
    * Absolute base of download URLs (file `downloadURL`s, PDF exports), without `/v1`, when they are
    * served from an origin of their own; `baseUrl` when absent.
    */

@@ -1,5 +1,6 @@
 import { defineModule } from "../module.js";
 import { adaptiveOperations } from "./adaptive-operations.js";
+import { customizationOperations } from "./customization.js";
 import { groupOperations } from "./groups.js";
 import { hostnameOperations, VERIFY_HOSTNAME_JOB, verifyHostnameJob } from "./hostnames.js";
 import { orderOperations } from "./order.js";
@@ -13,6 +14,7 @@ import { siteOperations } from "./sites.js";
 import { purgeSiteSpaces } from "./structure.js";
 import {
   shareLinksTable,
+  siteCustomizationsTable,
   siteNodesTable,
   siteRedirectsTable,
   sitesTable,
@@ -21,12 +23,19 @@ import {
 
 /**
  * Sites: their administration and structure (sections, section groups, site spaces, share links,
- * redirects, the adaptive-content schema and the visitor-auth key). What readers of a published site get is
+ * redirects, customization settings, the adaptive-content schema and the visitor-auth key). What readers of a published site get is
  * the `published` module.
  */
 export const sitesModule = defineModule({
   name: "sites",
-  tables: [sitesTable, siteNodesTable, siteSpacesTable, shareLinksTable, siteRedirectsTable],
+  tables: [
+    sitesTable,
+    siteNodesTable,
+    siteSpacesTable,
+    shareLinksTable,
+    siteRedirectsTable,
+    siteCustomizationsTable,
+  ],
   operations: {
     ...siteOperations,
     ...sectionOperations,
@@ -34,6 +43,7 @@ export const sitesModule = defineModule({
     ...siteSpaceOperations,
     ...shareLinkOperations,
     ...redirectOperations,
+    ...customizationOperations,
     ...adaptiveOperations,
     ...publishingAuthOperations,
     ...orderOperations,

@@ -41,9 +41,18 @@ export function siteRootUrl(world: World, site: SiteRecord): string {
   return site.hostname ? `https://${site.hostname}/` : `${world.baseUrl}/sites/${site.basename ?? site.id}/`;
 }
 
+/**
+ * A published URL as handed out: the site's own URL (what lookups resolve), or, when the instance
+ * has a `publishedUrl`, that URL followed by the site's own without its scheme, where a renderer
+ * serves it (`http://localhost:3000/url/docs.example.com/guide`).
+ */
+export function readerUrl(world: World, url: string): string {
+  return world.publishedUrl ? `${world.publishedUrl}${url.replace(/^https?:\/\//, "")}` : url;
+}
+
 /** The published URL, only once the site is published (the reference's `urls.published`). */
 const publishedUrl = (world: World, site: SiteRecord, path = "") =>
-  site.published ? { published: `${siteRootUrl(world, site)}${path}` } : {};
+  site.published ? { published: readerUrl(world, `${siteRootUrl(world, site)}${path}`) } : {};
 
 /** The site's URL in the API. */
 export const siteLocation = (world: World, site: Pick<SiteRecord, "id" | "organization">) =>
@@ -286,7 +295,9 @@ export function presentShareLink(
     active: link.active,
     ...(options.admin ? { token: link.key } : {}),
     urls:
-      options.admin && site.published ? { published: `${siteRootUrl(world, site)}?share=${link.key}` } : {},
+      options.admin && site.published
+        ? { published: readerUrl(world, `${siteRootUrl(world, site)}?share=${link.key}`) }
+        : {},
   };
 }
 

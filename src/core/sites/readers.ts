@@ -7,7 +7,7 @@ import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { findSite, sitePermissions, type SitePermissions } from "./access.js";
 import { evaluateCondition, parseCondition } from "../visitors/conditions.js";
-import { loadStructure, siteSpaceUrl, type StoredStructure } from "./present.js";
+import { loadStructure, readerUrl, siteSpaceUrl, type StoredStructure } from "./present.js";
 import {
   type ShareLinkRecord,
   shareLinksTable,
@@ -248,7 +248,10 @@ export async function sharedSpaceUrl(
   const found = firstSiteSpaceOf(visible, space.id);
   if (!found) return undefined;
   const { section, siteSpace } = found;
-  return `${siteSpaceUrl(world, site, section, siteSpace)}?share=${encodeURIComponent(shareKey)}`;
+  return readerUrl(
+    world,
+    `${siteSpaceUrl(world, site, section, siteSpace)}?share=${encodeURIComponent(shareKey)}`,
+  );
 }
 
 function firstSiteSpaceOf(structure: StoredStructure, space: string) {

@@ -5,7 +5,7 @@ import { boundedId } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import { spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { sectionUrl, siteSpaceUrl } from "./present.js";
+import { readerUrl, sectionUrl, siteSpaceUrl } from "./present.js";
 import { findNode, findSiteSpace } from "./structure.js";
 import type { SiteRecord, SiteRedirectDestination, SiteRedirectRecord } from "./tables.js";
 
@@ -69,12 +69,12 @@ export async function redirectTarget(
 ): Promise<string | undefined> {
   if (destination.kind === "site-section") {
     const section = await findNode(tx, site, "section", destination.siteSectionId);
-    return section && sectionUrl(world, site, section);
+    return section && readerUrl(world, sectionUrl(world, site, section));
   }
   const siteSpace = await findSiteSpace(tx, site, destination.siteSpaceId);
   if (!siteSpace) return undefined;
   const section = siteSpace.section ? await findNode(tx, site, "section", siteSpace.section) : undefined;
-  const url = siteSpaceUrl(world, site, section, siteSpace);
+  const url = readerUrl(world, siteSpaceUrl(world, site, section, siteSpace));
   if (destination.kind === "site-space") return url;
   const space = await tx.get(spacesTable, siteSpace.space);
   const revision = space && (await loadRevision(tx, world, space.revision));

@@ -24,6 +24,7 @@ import {
   siteAgentsContext,
   siteNodesTable,
   type SiteRecord,
+  siteCustomizationsTable,
   siteRedirectsTable,
   sitesTable,
   siteSpacesTable,
@@ -281,6 +282,9 @@ export async function deleteSiteRecords(tx: WriteTransaction, site: SiteRecord):
   }
   for (const redirect of await tx.list(siteRedirectsTable, { index: "bySource", where: [site.id] })) {
     await tx.delete(siteRedirectsTable, redirect.id);
+  }
+  for (const customization of await tx.list(siteCustomizationsTable, { index: "bySite", where: [site.id] })) {
+    await tx.delete(siteCustomizationsTable, customization.id);
   }
   await tx.delete(sitesTable, site.id);
 }

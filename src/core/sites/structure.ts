@@ -6,6 +6,7 @@ import type { World } from "../shared/world.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
 import {
+  siteCustomizationsTable,
   type SiteNodeRecord,
   type SiteRecord,
   type SiteSectionGroupRecord,
@@ -203,6 +204,7 @@ const successor = <T>(list: readonly T[], index: number): T | undefined => list[
 export async function removeSiteSpace(tx: WriteTransaction, siteSpace: SiteSpaceRecord): Promise<void> {
   const siblings = await siteSpacesOf(tx, siteSpace.site, siteSpace.section);
   await tx.delete(siteSpacesTable, siteSpace.id);
+  await tx.delete(siteCustomizationsTable, siteSpace.id);
   if (!siteSpace.default) return;
   const heir = successor(
     siblings,

@@ -193,3 +193,28 @@ export const siteRedirectsTable = defineTable({
   indexes: { bySource: ["site", "source"] },
   record: siteRedirectRecord,
 });
+
+/**
+ * Stored customization settings: a site's (`siteSpace` "", keyed by the site's id), stored whole
+ * by `updateSiteCustomizationById`, and the overrides of each site space (keyed by its id), stored
+ * as sparse members. A site without a record of its own has the defaults (customization-defaults.ts).
+ * The settings were checked by the schemas of customization-schema.ts when written.
+ */
+export const siteCustomizationRecord = z.object({
+  id: z.string(),
+  site: z.string(),
+  organization: z.string(),
+  /** The site space whose overrides these are, or "" for the site's own settings. */
+  siteSpace: z.string(),
+  settings: z.record(z.string(), z.unknown()),
+  updatedAt: z.string(),
+});
+export type SiteCustomizationRecord = z.infer<typeof siteCustomizationRecord>;
+
+/** `bySite` reads a site's settings and every override at once, and serves the site's deletion. */
+export const siteCustomizationsTable = defineTable({
+  name: "siteCustomizations",
+  key: "id",
+  indexes: { bySite: ["site", "siteSpace"] },
+  record: siteCustomizationRecord,
+});

@@ -1,54 +1,13 @@
-/**
- * The customization settings a published site reports (`customizations.site` of the reference's
- * `PublishedContentSite`). docsbase renders no site, so nothing here changes behaviour: the values
- * are what a reader-facing renderer would start from, and the object carries every member that the
- * reference's `SiteCustomizationSettings` requires, at every level.
- */
-
-type ThemedColor = { light: string; dark: string };
+import type { SiteCustomization } from "./customization-schema.js";
 
 /**
- * The members of the reference's `SiteCustomizationSettings` that docsbase fills. Enumerated
- * strings are typed `string`: the reference schema is the authority on their values, and the test
- * of {@link defaultSiteCustomization} validates against it.
+ * The customization settings of a site until its admins store their own (`updateSiteCustomizationById`):
+ * what `getSiteCustomizationById` and published reads report. docsbase renders no site, so nothing
+ * here changes behaviour: the values are what a reader-facing renderer starts from, and the object
+ * carries every member that the reference's `SiteCustomizationSettings` requires, at every level.
  */
-export interface SiteCustomizationSettings {
-  title?: string;
-  styling: {
-    theme: string;
-    primaryColor: ThemedColor;
-    infoColor: ThemedColor;
-    successColor: ThemedColor;
-    warningColor: ThemedColor;
-    dangerColor: ThemedColor;
-    corners: string;
-    depth: string;
-    links: string;
-    font: string;
-    monospaceFont: string;
-    background: string;
-    icons: string;
-    sidebar: { background: string; list: string };
-    search: string;
-  };
-  internationalization: { locale: string };
-  favicon: Record<string, never>;
-  header: { preset: string; links: unknown[] };
-  footer: { groups: unknown[] };
-  themes: { default: string; toggeable: boolean };
-  pdf: { enabled: boolean };
-  feedback: { enabled: boolean };
-  ai: { mode: string };
-  advancedCustomization: { enabled: boolean };
-  trademark: { enabled: boolean };
-  externalLinks: { target: string };
-  pagination: { enabled: boolean };
-  pageActions: { externalAI: boolean; markdown: boolean; mcp: boolean };
-  git: { showEditLink: boolean };
-  privacyPolicy: { url?: string };
-  socialPreview: { url?: string };
-  insights: { trackingCookie: boolean };
-}
+
+type ThemedColor = SiteCustomization["styling"]["primaryColor"];
 
 // GitBook's own defaults (its `@gitbook/colors` package): a blue primary, a neutral gray for
 // informational hints, and the usual green, amber and red. The same in both modes.
@@ -68,7 +27,7 @@ const same = (color: string): ThemedColor => ({ light: color, dark: color });
  * const customizations = { site: defaultSiteCustomization(site.title), siteSpaces: {} };
  * ```
  */
-export function defaultSiteCustomization(title?: string): SiteCustomizationSettings {
+export function defaultSiteCustomization(title?: string): SiteCustomization {
   return {
     ...(title === undefined ? {} : { title }),
     styling: {

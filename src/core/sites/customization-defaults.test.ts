@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { referenceSchema } from "../../../test/support/reference.js";
-import { defaultSiteCustomization } from "./customizations.js";
+import { defaultSiteCustomization } from "./customization-defaults.js";
 
 const validate = referenceSchema("SiteCustomizationSettings");
 const errorsOf = (value: unknown) => (validate(value) ? [] : validate.errors);
@@ -37,7 +37,7 @@ describe("defaultSiteCustomization", () => {
     first.styling.theme = "bold";
     first.styling.primaryColor.light = "#000000";
     first.styling.sidebar.list = "pill";
-    first.header.links.push({ title: "Home" });
+    first.header.links.push({ title: "Home", to: null, links: [] });
     first.footer.groups.push({ title: "More", links: [] });
     first.pdf.enabled = false;
     const second = defaultSiteCustomization("Docs");
