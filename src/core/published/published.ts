@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { readableWithReaderToken, SITE_IN_PATH } from "../permissions/reader-token.js";
 import { noToken } from "../permissions/rules.js";
 import { defineOperation, type Scope } from "../registry.js";
 import { badRequest, notFound } from "../shared/errors.js";
@@ -8,7 +7,7 @@ import { readerToken, redirectOf, resolvePublishedUrl, type Visitor } from "./lo
 import { loadCustomizations, publishedCustomizations } from "../sites/customization.js";
 import { siteCustomizationSchema } from "../sites/customization-schema.js";
 import { loadStructure, presentSite, presentStructure } from "../sites/present.js";
-import { onSiteForReaders, readerSpaces, visibleStructure } from "../sites/readers.js";
+import { onSiteForReadersOrToken, readerSpaces, visibleStructure } from "../sites/readers.js";
 import { siteParams, siteSchema, siteStructureSchema } from "../sites/schemas.js";
 import { memberSpaces } from "../sites/structure.js";
 
@@ -52,7 +51,7 @@ export const getPublishedContentSite = defineOperation({
   summary:
     "A site as its readers see it: the site, its structure, customizations and scripts (no token needed for a published site)",
   params: siteParams,
-  access: readableWithReaderToken(onSiteForReaders(), SITE_IN_PATH),
+  access: onSiteForReadersOrToken(),
   query: z.object({ shareKey: z.string().max(MAX_ID_LENGTH).optional() }),
   response: publishedContentSiteSchema,
   async run(scope) {

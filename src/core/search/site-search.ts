@@ -5,8 +5,7 @@ import { badRequest } from "../shared/errors.js";
 import { listOf, pageQuery, paginateSorted } from "../shared/pagination.js";
 import { boundedId } from "../shared/schema.js";
 import { loadStructure, type StoredStructure } from "../sites/present.js";
-import { visibleStructure, walk } from "../sites/readers.js";
-import { onSiteForReadersOrToken } from "../sites/redirects.js";
+import { onSiteForReadersOrToken, visibleStructure, walk } from "../sites/readers.js";
 import { shareKeyQuery } from "../sites/sections.js";
 import { siteParams } from "../sites/schemas.js";
 import type { SiteSpaceRecord } from "../sites/tables.js";
@@ -25,7 +24,8 @@ import { pageHit, rankPages, type PageHit } from "./search-index.js";
  * - Who: the readers of the site's published content (`onSiteForReaders`: a member who can view
  *   the site, a visitor of a published public or unlisted site, a share-link reader with the key),
  *   and the reader token of a lookup of this very site. A visitor searches the structure their
- *   reader sees ({@link visibleStructure}, conditions evaluated with no claims), so a site space or
+ *   reader sees ({@link visibleStructure}, conditions evaluated with the claims of the lookup that
+ *   issued the token, none without one), so a site space or
  *   section hidden by a condition is neither searched nor named; a member searches the structure as
  *   stored.
  * - Where ({@link siteSearchScope}): every site space (`all`); the default site space of each
@@ -175,7 +175,7 @@ export const searchSiteContent = defineOperation({
     const stored = await loadStructure(tx, site);
     // A member who can view the site holds a role in its organization, which reads every space of
     // it (docs/permissions.md): they search the structure as stored, as they read it.
-    const structure = reader.kind === "member" ? stored : visibleStructure(stored, {});
+    const structure = reader.kind === "member" ? stored : visibleStructure(stored, reader.claims ?? {});
     const spaces = await spacesShown(tx, placedSiteSpaces(structure).flat());
     const found: { siteSpace: SiteSpaceRecord; space: SpaceRecord; content: Revision; hits: PageHit[] }[] =
       [];

@@ -1,4 +1,5 @@
 import { findMembership, type Membership } from "../permissions/membership.js";
+import { readableWithReaderToken, SITE_IN_PATH } from "../permissions/reader-token.js";
 import { defineAccess, type AccessRule } from "../permissions/rule.js";
 import { notFound } from "../shared/errors.js";
 import type { Context, World } from "../shared/world.js";
@@ -124,6 +125,15 @@ export function onSiteForReaders(): AccessRule<SiteReaderAccess> {
       return { site, reader: { kind: "visitor", ...visitor } };
     },
   });
+}
+
+/**
+ * The reader rule of published reads ({@link onSiteForReaders}), also open to a reader token issued
+ * by a lookup of this very site (`invoke` refuses it any other site): it reads the site as the
+ * lookup's visitor, with their claims, while the site is published.
+ */
+export function onSiteForReadersOrToken(): AccessRule<SiteReaderAccess> {
+  return readableWithReaderToken(onSiteForReaders(), SITE_IN_PATH);
 }
 
 /**

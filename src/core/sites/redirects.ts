@@ -1,15 +1,13 @@
 import * as z from "zod";
-import { readableWithReaderToken, SITE_IN_PATH } from "../permissions/reader-token.js";
-import { defineAccess, type AccessRule } from "../permissions/rule.js";
 import { defineOperation, deleted, Reply } from "../registry.js";
 import { conflict, notFound } from "../shared/errors.js";
 import { listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { pathParam } from "../shared/schema.js";
 import type { World } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
-import { findSite, onSite } from "./access.js";
+import { onSite } from "./access.js";
 import { siteLocation } from "./present.js";
-import { onSiteForReaders, type SiteReaderAccess } from "./readers.js";
+import { onSiteForReadersOrToken } from "./readers.js";
 import {
   presentSiteRedirect,
   redirectTarget,
@@ -73,28 +71,6 @@ async function requireFreeSource(tx: ReadTransaction, site: SiteRecord, source: 
   if (holder && holder.id !== self) {
     throw conflict(`body.source: "${source}" already redirects in this site (redirect "${holder.id}")`);
   }
-}
-
-/**
- * The reader rule of published reads ({@link onSiteForReaders}), also open to a reader token issued
- * by a lookup of this very site (`invoke` refuses it any other site): it reads the site as a
- * visitor while the site is published.
- */
-export function onSiteForReadersOrToken(): AccessRule<SiteReaderAccess> {
-  const readers = onSiteForReaders();
-  return readableWithReaderToken(
-    defineAccess({
-      summary: readers.summary,
-      authenticated: false,
-      async resolve(tx, context, params, query) {
-        if (!context.caller?.scope) return readers.resolve(tx, context, params, query);
-        const site = await findSite(tx, String(params.organizationId), String(params.siteId));
-        if (!site?.published) throw notFound(`Site "${String(params.siteId)}" not found`);
-        return { site, reader: { kind: "visitor" } };
-      },
-    }),
-    SITE_IN_PATH,
-  );
 }
 
 export const listSiteRedirects = defineOperation({

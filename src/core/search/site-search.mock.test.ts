@@ -252,6 +252,21 @@ describe("searchSiteContent", () => {
     expect(named.body.error.message).toContain(`no site space "${tutorials}"`);
     // Members search the site as stored.
     expect((await s.found({ query: "wombat", scope: { mode: "all" } })).length).toBe(3);
+    // A lookup's token searches what its visitor saw: with the claims that show them, everything.
+    const { urls } = await s.client.getSiteById(s.params);
+    const lookUp = async (unsignedClaims: Record<string, unknown>) => {
+      const answer = await s.test.request("POST", "/urls/published", {
+        token: null,
+        body: { url: urls.published!, visitor: { unsignedClaims } },
+      });
+      expect(answer.status).toBe(200);
+      return s.as(answer.body.apiToken as string);
+    };
+    const all = { query: "wombat", scope: { mode: "all" } };
+    expect(sorted(await s.found(all, await lookUp({ beta: true })))).toEqual(
+      sorted([s.docs, s.tutorials, s.reference]),
+    );
+    expect(await s.found(all, await lookUp({ beta: false }))).toEqual([s.docs]);
   });
 
   it("searches a space once however many site spaces show it", async () => {
