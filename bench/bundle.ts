@@ -4,9 +4,10 @@
  * bundles it). `npm run bench -- bundle [--baseline <git revision>]`; figures in docs/performance.md, "Browser bundle (issue 27)".
  */
 import { execSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BundleReport, kib, measureBundle } from "../test/support/browser-bundle.js";
+import { loadAverage } from "./load.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
@@ -52,7 +53,5 @@ export async function benchBundle(): Promise<void> {
   } else {
     console.log("(no dist/: `npm run build` first to measure the built package too)");
   }
-  console.log(
-    `(bundled in ${Math.round(performance.now() - start)} ms; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")})`,
-  );
+  console.log(`(bundled in ${Math.round(performance.now() - start)} ms; load average ${loadAverage()})`);
 }

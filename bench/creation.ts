@@ -13,6 +13,7 @@ import { memoryStorage } from "../src/adapters/memory/index.js";
 import { sqliteStorage } from "../src/adapters/sqlite/index.js";
 import type { Storage } from "../src/core/storage/port.js";
 import { createTestDocsbase } from "../src/testing/double.js";
+import { loadAverage } from "./load.js";
 
 const SIBLINGS = 10_000;
 const SAMPLES = 60;
@@ -100,14 +101,9 @@ async function benchLinks(kind: string, storage: Storage) {
 }
 
 export async function benchCreationAndLinks(directory: string) {
-  console.log(`load average at start: ${await loadAverage()}`);
+  console.log(`load average at start: ${loadAverage()}`);
   await benchLinks("memory", memoryStorage());
   await benchCreation("memory", memoryStorage());
   await benchCreation("sqlite", sqliteStorage({ filename: join(directory, "creation.sqlite") }));
-  console.log(`load average at end: ${await loadAverage()}`);
-}
-
-async function loadAverage(): Promise<string> {
-  const { readFile } = await import("node:fs/promises");
-  return (await readFile("/proc/loadavg", "utf8").catch(() => "unknown")).trim();
+  console.log(`load average at end: ${loadAverage()}`);
 }

@@ -9,16 +9,11 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { loadavg } from "node:os";
+import { loadAverage } from "./load.js";
 import { MAX_SCANNED_CHARACTERS, readPageMetadata } from "../src/core/embeds/html-metadata.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 
 const CALLS = 200;
-
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ");
 
 const TYPICAL = `<!doctype html><html><head><title>Guide</title>
 ${'<meta name="x" content="y">\n'.repeat(140)}<meta property="og:site_name" content="Docs">
@@ -36,7 +31,7 @@ async function measure(label: string, call: () => Promise<unknown>, calls = CALL
 }
 
 export async function benchEmbeds(): Promise<void> {
-  console.log(`load average at start: ${load()}`);
+  console.log(`load average at start: ${loadAverage()}`);
   const server = createServer((request, response) => {
     const page = PAGES[request.url ?? ""];
     if (page === undefined) return response.writeHead(404).end();
@@ -75,5 +70,5 @@ export async function benchEmbeds(): Promise<void> {
   await test.docsbase.close();
   await guarded.docsbase.close();
   await new Promise((resolve) => server.close(resolve));
-  console.log(`load average at end: ${load()}`);
+  console.log(`load average at end: ${loadAverage()}`);
 }

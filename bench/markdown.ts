@@ -7,7 +7,7 @@
  * that tree).
  * `npm run bench -- markdown`; figures in docs/performance.md, "Markdown at any size (issue 29)".
  */
-import { loadavg } from "node:os";
+import { loadAverage } from "./load.js";
 import { chunked, parserRuns, parseWhole } from "../src/core/document/markdown.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 import { fullPage, longList } from "../test/support/large-markdown.js";
@@ -31,11 +31,7 @@ function row(label: string, measured: string) {
 const ms = (value: number) => `${Math.round(value).toLocaleString("en")} ms`;
 
 export async function benchMarkdown(): Promise<void> {
-  console.log(
-    `load average at start: ${loadavg()
-      .map((value) => value.toFixed(2))
-      .join(" ")}`,
-  );
+  console.log(`load average at start: ${loadAverage()}`);
   // Warm the parser up, so that the first figure does not pay for compiling it.
   for (let index = 0; index < 20; index++) chunked(longList(50));
 
@@ -85,9 +81,5 @@ export async function benchMarkdown(): Promise<void> {
         `(pages parsed: ${writeParses} / ${parserRuns.pages - readBefore})`,
     );
   }
-  console.log(
-    `load average at end: ${loadavg()
-      .map((value) => value.toFixed(2))
-      .join(" ")}`,
-  );
+  console.log(`load average at end: ${loadAverage()}`);
 }

@@ -6,17 +6,13 @@
  * `npm run bench -- noisy-neighbour`; figures in docs/performance.md.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
+import { loadAverage } from "./load.js";
 import { join } from "node:path";
 import { quantile, runNoisyNeighbour, startHangingHost } from "../test/support/noisy-neighbour.js";
 import { buildCli, ServeProcesses } from "../test/support/serve-process.js";
 
 const RUNS = 2;
-
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ");
 
 export async function benchNoisyNeighbour(): Promise<void> {
   const cli = await buildCli();
@@ -26,13 +22,13 @@ export async function benchNoisyNeighbour(): Promise<void> {
     for (let index = 0; index < RUNS; index++) {
       const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-noisy-"));
       try {
-        console.log(`load average at start: ${load()}`);
+        console.log(`load average at start: ${loadAverage()}`);
         const run = await runNoisyNeighbour(processes, directory, hanging.port);
         const ms = run.reads.map((read) => read.ms);
         console.log(
           `noisy neighbour run ${index + 1}: B's reads ${ms.length}, p50 ${quantile(ms, 0.5).toFixed(1)} ms, ` +
             `p99 ${quantile(ms, 0.99).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms; ` +
-            `B's spec processed after ${run.quietSpecAfterMs} ms; load at end ${load()}`,
+            `B's spec processed after ${run.quietSpecAfterMs} ms; load at end ${loadAverage()}`,
         );
         await processes.killAll();
       } finally {

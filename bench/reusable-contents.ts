@@ -7,20 +7,15 @@
  * including nothing, read with `dereferenced` (one scan of its markdown).
  * `npm run bench -- reusable-contents`; figures in docs/performance.md.
  */
-import { loadavg } from "node:os";
+import { loadAverage } from "./load.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 
 const CONTENTS = 1000;
 const INCLUDED = 10;
 const READS = 300;
 
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ");
-
 export async function benchReusableContents(): Promise<void> {
-  console.log(`load average at start: ${load()}`);
+  console.log(`load average at start: ${loadAverage()}`);
   const test = await createTestDocsbase();
   const owner = test.as(await test.createUser("Owner"));
   const org = await owner.createOrganization({ body: { title: "Acme" } });
@@ -61,5 +56,5 @@ export async function benchReusableContents(): Promise<void> {
     const each = (performance.now() - start) / READS;
     console.log(`${`${label}:`.padEnd(50)} ${each.toFixed(3)} ms per read`);
   }
-  console.log(`load average at end: ${load()}`);
+  console.log(`load average at end: ${loadAverage()}`);
 }

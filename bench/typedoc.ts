@@ -6,7 +6,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
+import { loadAverage } from "./load.js";
 import { dirname, join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
@@ -33,11 +34,7 @@ function measure(command: string, args: readonly string[]) {
 }
 
 export function benchTypedoc() {
-  const load = () =>
-    loadavg()
-      .map((value) => value.toFixed(2))
-      .join(" ");
-  console.log(`load average before: ${load()}`);
+  console.log(`load average before: ${loadAverage()}`);
   const typecheck = measure("tsc", ["-p", "tsconfig.json", "--noEmit"]);
   const line = (label: string, { wall, cpu }: { wall: number; cpu: number }) =>
     console.log(
@@ -47,5 +44,5 @@ export function benchTypedoc() {
   const docs = measure("typedoc", ["--emit", "none"]);
   line("typedoc --emit none (npm run docs:check)", docs);
   console.log(`docs:check / typecheck: ${(docs.cpu / typecheck.cpu).toFixed(2)} in CPU time`);
-  console.log(`load average after: ${load()}`);
+  console.log(`load average after: ${loadAverage()}`);
 }

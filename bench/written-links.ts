@@ -7,20 +7,15 @@
  * what repeats is the lookups.
  * `npm run bench -- written-links`; figures in docs/performance.md.
  */
-import { loadavg } from "node:os";
+import { loadAverage } from "./load.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 
 const TARGETS = 200;
 const LINKS = 100;
 const READS = 200;
 
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ");
-
 export async function benchWrittenLinks(): Promise<void> {
-  console.log(`load average at start: ${load()}`);
+  console.log(`load average at start: ${loadAverage()}`);
   const test = await createTestDocsbase();
   const owner = test.as(await test.createUser("Owner"));
   const org = await owner.createOrganization({ body: { title: "Acme" } });
@@ -57,5 +52,5 @@ export async function benchWrittenLinks(): Promise<void> {
     const each = (performance.now() - start) / READS;
     console.log(`${`${label}:`.padEnd(50)} ${each.toFixed(3)} ms per read`);
   }
-  console.log(`load average at end: ${load()}`);
+  console.log(`load average at end: ${loadAverage()}`);
 }

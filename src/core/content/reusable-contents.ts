@@ -14,6 +14,7 @@ import { documentSchema } from "./page-document.js";
 import { presentReusableContent, reusableContentSchema } from "./present.js";
 import { commitDraft } from "./target.js";
 import { createReusableContentBody, updateReusableContentBody } from "./write-bodies.js";
+import type { WriteFamily } from "./writes.js";
 
 /**
  * Reusable contents: a document kept once in a space and included by pages (a `reusable-content`
@@ -163,14 +164,6 @@ interface WriteIds {
   readonly create: string;
   readonly update: string;
   readonly delete: string;
-}
-
-interface WriteFamily<Ids extends WriteIds, Shape extends z.ZodRawShape> {
-  readonly ids: Ids;
-  readonly at: "space" | "changeRequest";
-  readonly prefix: string;
-  readonly params: Shape;
-  readonly tag: string;
 }
 
 /** Create, update and delete a reusable content, in a live space or in a change request. */

@@ -66,8 +66,11 @@ interface WriteIds {
   readonly deleteFile: string;
 }
 
-/** One family of write operations: on a space's live content, or inside a change request. */
-interface Family<Ids extends WriteIds, Shape extends z.ZodRawShape> {
+/**
+ * One family of write operations: on a space's live content, or inside a change request (also the
+ * family of reusable-content writes, reusable-contents.ts, with ids of its own).
+ */
+export interface WriteFamily<Ids extends object, Shape extends z.ZodRawShape> {
   readonly ids: Ids;
   readonly at: "space" | "changeRequest";
   readonly prefix: string;
@@ -77,7 +80,7 @@ interface Family<Ids extends WriteIds, Shape extends z.ZodRawShape> {
 }
 
 function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape>(
-  family: Family<Ids, Shape>,
+  family: WriteFamily<Ids, Shape>,
 ) {
   // Each `id` is asserted as `Ids[...]`: read from a generic object, the compiler would widen it to
   // `string` and `Client<Operations>` would lose the family's ids.
