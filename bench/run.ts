@@ -38,6 +38,7 @@ import { benchWrittenLinks } from "./written-links.js";
 import { benchNoisyNeighbour } from "./noisy-neighbour.js";
 import { benchEmbeds } from "./embeds.js";
 import { benchReusableContents } from "./reusable-contents.js";
+import { benchMentions } from "./mentions.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -149,6 +150,8 @@ const parts = {
   embeds: benchEmbeds,
   // Issue 23, item 8: inlining reusable contents on page reads.
   "reusable-contents": benchReusableContents,
+  // Issue 23, item 4: a reader token's reads of the users its revision mentions.
+  mentions: benchMentions,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {

@@ -62,7 +62,8 @@ async function run(
   if (operation.access.authenticated && !context.caller) throw unauthorized();
   const params = parse("path", operation.params ?? EMPTY, raw.params);
   // A reader token reaches only the operations whose rule says so (permissions/reader-token.ts).
-  if (context.caller?.scope) requireReaderTokenAccess(operation.access, context.caller.scope, params);
+  if (context.caller?.scope)
+    await requireReaderTokenAccess(operation.access, context.caller.scope, params, context);
   const query = parse("query", operation.query ?? EMPTY, raw.query);
   const body = operation.body ? parse("body", operation.body, bounded(raw.body)) : undefined;
   const input = { params, query, body };

@@ -33,7 +33,7 @@ describe.each(STORAGE_KINDS)("conformance: published sites (%s)", (kind) => {
     await api.orgs.updateSiteById(org, site.id, { visibility });
     await api.orgs.publishSite(org, site.id);
     const { data: live } = await api.orgs.getSiteById(org, site.id);
-    return { api, org, site: live, docs, reference, anonymous: h.client("") };
+    return { user, api, org, site: live, docs, reference, anonymous: h.client("") };
   }
 
   it("serves the published site to members and anonymous readers, 404 to others", async () => {
@@ -98,6 +98,25 @@ describe.each(STORAGE_KINDS)("conformance: published sites (%s)", (kind) => {
     expect(llms).toMatchObject({ site: site.id, space: docs.id, pathname: "llms.txt" });
     const outside = new URL("/sites/unknown-site/llms.txt", site.urls.published).href;
     expect(await statusOf(anonymous.urls.getPublishedContentByUrl({ url: outside }))).toBe(404);
+  });
+
+  it("reads, with the lookup's token, the users its content mentions and no other", async () => {
+    const { user, site, docs, anonymous } = await published();
+    const ada = await h.test.createUser("Ada", `ada-${organizations}-${kind}@published.test`);
+    const ben = await h.test.createUser("Ben", `ben-${organizations}-${kind}@published.test`);
+    const markdown = `Ask [@${ada.id}](user:${ada.id}).`;
+    await h.test.as(user).createPage({ spaceId: docs.id, body: { title: "Help", markdown } });
+    const { data: found } = await anonymous.urls.getPublishedContentByUrl({
+      url: `${site.urls.published}help`,
+    });
+    if (!("apiToken" in found)) throw new Error("expected published content");
+    const reader = h.client(found.apiToken);
+    // The renderer shows a mention with the user's name and photo.
+    const { data: shown } = await reader.users.getUserById(ada.id);
+    expect(shown).toMatchObject({ object: "user", id: ada.id, displayName: "Ada" });
+    expect(shown.email).toBeUndefined();
+    expect(await statusOf(reader.users.getUserById(ben.id))).toBe(404);
+    expect(await statusOf(reader.users.getUserById(user.id))).toBe(404);
   });
 
   it("resolves a published URL by POST, with the visitor's unsigned claims", async () => {

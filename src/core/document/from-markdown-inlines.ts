@@ -1,5 +1,6 @@
 import type { Definition, Image, ImageReference, Link, LinkReference, PhrasingContent } from "mdast";
 import { softBreaksAsSpaces } from "./markdown.js";
+import { mentionedUser } from "./mentions.js";
 import type {
   DocumentInline,
   DocumentInlineImage,
@@ -102,6 +103,12 @@ function items(node: PhrasingContent, context: Context): Item[] {
       const url = node.type === "link" ? node.url : context.targets.definitions.get(node.identifier)?.url;
       const inner = all(node.children, { ...context, inLink: true });
       if (url === undefined || context.inLink) return inner;
+      const user = mentionedUser(url);
+      if (user !== undefined) {
+        return [
+          { object: "inline", type: "mention", key: "", data: { ref: { kind: "user", user } }, isVoid: true },
+        ];
+      }
       const nodes = group(inner) as (DocumentText | DocumentInlineImage)[];
       const ref = context.targets.ref(url, node);
       return [{ object: "inline", type: "link", key: "", nodes, data: { ref } }];

@@ -12,6 +12,7 @@ export {
   type ExpressionScope,
 } from "./expression.js";
 export { INCLUDE_PATTERN, markdownToDocument } from "./from-markdown.js";
+export { mentionsIn } from "./mentions.js";
 export { extractHeadings, plainText, type PageHeading } from "./outline.js";
 export {
   documentInput,

@@ -1,4 +1,5 @@
-import type { PhrasingContent } from "mdast";
+import type { Link, PhrasingContent } from "mdast";
+import { mentionedUser, mentionUrl } from "./mentions.js";
 import type { DocumentInputNode } from "./schema.js";
 
 /**
@@ -65,6 +66,17 @@ function items(node: DocumentInputNode, resolve: RefResolver): Item[] {
     }
     case "expression":
       return [plain(`{{ ${String(data["expression"] ?? "")} }}`)];
+    case "mention": {
+      const ref = data["ref"] as Record<string, unknown> | undefined;
+      const user = ref?.["kind"] === "user" ? ref["user"] : undefined;
+      if (typeof user !== "string" || mentionedUser(mentionUrl(user)) === undefined) return [];
+      const link: Link = {
+        type: "link",
+        url: mentionUrl(user),
+        children: [{ type: "text", value: `@${user}` }],
+      };
+      return [{ kind: "node", node: link, marks: NO_MARKS }];
+    }
     case "emoji":
       return [plain(emoji(String(data["code"] ?? "")))];
     case "inline-math":

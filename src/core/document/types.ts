@@ -60,7 +60,17 @@ export type DocumentInlineExpression = {
   isVoid: true;
 };
 
-export type DocumentInline = DocumentInlineLink | DocumentInlineImage | DocumentInlineExpression;
+/** A mention of a user (markdown: a link to `user:<id>`, see document/mentions.ts). */
+export type DocumentInlineMention = {
+  object: "inline";
+  type: "mention";
+  key: string;
+  data: { ref: { kind: "user"; user: string } };
+  isVoid: true;
+};
+
+export type DocumentInline =
+  DocumentInlineLink | DocumentInlineImage | DocumentInlineExpression | DocumentInlineMention;
 
 /** The content of a paragraph or a heading. */
 export type DocumentPhrasing = DocumentText | DocumentInline;

@@ -1,12 +1,14 @@
 import type { Nodes } from "mdast";
 import { parseMarkdown, textOf } from "../document/markdown.js";
+import { mentionedUser } from "../document/mentions.js";
 
 /**
  * The links a page's markdown contains, as written: inline links and images, reference-style links
  * and images (through the page's definitions), `href` / `src` attributes of raw HTML (GitBook writes
  * `<figure><img src="...">` and `<a href="...">`), and the GitBook blocks `{% file src="..." %}`,
  * `{% embed url="..." %}` and `{% content-ref url="..." %}`. Code is not searched: a link inside a
- * code block is text. Same-page anchors (`#...`) link to no other content and are left out.
+ * code block is text. Same-page anchors (`#...`) and mentions of users (`[@u1](user:u1)`) link to no
+ * other content and are left out.
  * Stored references (link-references/references.ts) are extracted as written and resolved by id.
  */
 
@@ -40,6 +42,8 @@ export function extractLinks(markdown: string): RawLink[] {
   walk(tree, (node) => {
     switch (node.type) {
       case "link":
+        // A mention of a user (document/mentions.ts) links to no content.
+        if (mentionedUser(node.url) !== undefined) return;
         return add(node.url, "reference", markdown[node.position?.start.offset ?? -1] === "<");
       case "image":
         return add(node.url, "dependsOn");

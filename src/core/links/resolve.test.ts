@@ -112,6 +112,12 @@ describe("link resolution", () => {
     ]);
   });
 
+  it("leaves mentions of users out: they link to no content", () => {
+    expect(extractLinks("Ask [@u1](user:u1) or [a](a.md).")).toEqual([
+      { href: "a.md", relation: "reference" },
+    ]);
+  });
+
   it("computes a revision's graph once and keeps it in the cache", () => {
     const world = {
       cache: new DerivedCache(1 << 20),

@@ -56,7 +56,9 @@ const OPEN_BEFORE = [
  * (`path.siteId`), as the renderer calls them with the lookup's `apiToken`.
  */
 const OPEN_ON_SITE = ["getPublishedContentSite", "getSiteRedirectBySource", "searchSiteContent"];
-const OPEN = [...OPEN_BEFORE, ...OPEN_ON_SITE].sort();
+/** The reads of a user opened since, to a token whose revision mentions that user (`path.userId`). */
+const OPEN_ON_MENTIONED = ["getUserById"];
+const OPEN = [...OPEN_BEFORE, ...OPEN_ON_SITE, ...OPEN_ON_MENTIONED].sort();
 /** The reads among them that the reference sends as POST (a search's body). */
 const POSTED_READS = ["searchSiteContent"];
 
@@ -92,10 +94,12 @@ const notes = defineModule({
 });
 
 describe("the operations open to a reader token", () => {
-  it("are declared on exactly the operations the path rule opened, and the site reads since", () => {
+  it("are declared on exactly the operations the path rule opened, and the site and user reads since", () => {
     const declared = Object.values(operations).filter((operation) => operation.access.readerToken);
     expect(declared.map((operation) => operation.id).sort()).toEqual(OPEN);
+    expect(operations.getUserById.access.readerToken).toEqual({ user: "userId" });
     for (const operation of declared) {
+      if (OPEN_ON_MENTIONED.includes(operation.id)) continue;
       const onSite = OPEN_ON_SITE.includes(operation.id);
       if (POSTED_READS.includes(operation.id)) expect(operation.transaction).toBe("read");
       expect([operation.id, operation.method, operation.path]).toEqual([
@@ -131,6 +135,9 @@ describe("the operations open to a reader token", () => {
     expect(redirect.description).toMatch(
       /Also a reader token .* for the site whose lookup issued it, in path\.siteId\.$/,
     );
+    const user = document.paths["/users/{userId}"].get;
+    expect(user["x-docsbase-reader-token"]).toEqual({ user: "userId" });
+    expect(user.description).toMatch(/Also a reader token .* mentions, in path\.userId\.$/);
   });
 });
 

@@ -1,6 +1,8 @@
 import type { OrganizationRecord } from "../organizations/tables.js";
-import { forbidden } from "../shared/errors.js";
-import type { CallerScope, Context } from "../shared/world.js";
+import { revisionMentions } from "../content/mentions.js";
+import { loadRevision } from "../content-tree/revisions.js";
+import { forbidden, notFound } from "../shared/errors.js";
+import type { CallerScope, Context, World } from "../shared/world.js";
 import { memberKey, type Membership } from "./membership.js";
 import type { AccessRule, ReaderTokenAccess } from "./rule.js";
 
@@ -19,6 +21,9 @@ const IN_PATH: ReaderTokenAccess = { space: "spaceId", revision: "revisionId" };
 
 /** For the reads of a site: the token's own site, in `path.siteId`. */
 export const SITE_IN_PATH: ReaderTokenAccess = { site: "siteId" };
+
+/** For the reads of a user: one that the token's revision mentions, in `path.userId`. */
+export const MENTIONED_USER_IN_PATH: ReaderTokenAccess = { user: "userId" };
 
 /**
  * `rule`, also open to a reader token for the space in `path.spaceId` and, where the path has one,
@@ -39,15 +44,23 @@ export function readableWithReaderToken<L extends object, P>(
 
 /**
  * Fails with 403 unless the operation's rule is open to reader tokens and its path names the space,
- * and any revision, that the token was issued for. The one check of reader tokens.
+ * and any revision, that the token was issued for (or its site). The one check of reader tokens.
+ * The `{user}` form reads the users the token's revision mentions (`revisionMentions`, memoized per
+ * revision) and answers any other user with the 404 of a user the caller cannot see.
  */
-export function requireReaderTokenAccess(
+export async function requireReaderTokenAccess(
   rule: Pick<AccessRule, "readerToken">,
   scope: CallerScope,
   params: unknown,
-): void {
+  world: World,
+): Promise<void> {
   const where = rule.readerToken;
   const named = params as Readonly<Record<string, unknown>>;
+  if (where !== undefined && "user" in where) {
+    const user = String(named[where.user]);
+    if (!(await mentionedIn(world, scope.revision, user))) throw notFound(`User "${user}" not found`);
+    return;
+  }
   const allowed =
     where !== undefined &&
     ("site" in where
@@ -61,6 +74,14 @@ export function requireReaderTokenAccess(
   }
 }
 
+/** Whether the content of `revision` mentions `user`; false for a revision since deleted. */
+async function mentionedIn(world: World, revision: string, user: string): Promise<boolean> {
+  return world.storage.read(async (tx) => {
+    const loaded = await loadRevision(tx, world, revision);
+    return loaded !== undefined && (await revisionMentions(loaded)).has(user);
+  });
+}
+
 /**
  * The declaration as the OpenAPI document of the operation at `path` shows it: the path parameters
  * the token is held to (`x-docsbase-reader-token`), and a sentence for its description.
@@ -69,6 +90,12 @@ export function documentReaderTokenAccess(
   where: ReaderTokenAccess,
   path: string,
 ): { readonly params: Readonly<Record<string, string>>; readonly sentence: string } {
+  if ("user" in where) {
+    return {
+      params: { user: where.user },
+      sentence: `a reader token (the apiToken of a published-content lookup) may call it for a user that the content of the revision it was issued with mentions, in path.${where.user}`,
+    };
+  }
   if ("site" in where) {
     return {
       params: { site: where.site },

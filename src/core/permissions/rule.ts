@@ -50,6 +50,10 @@ export type ReaderTokenAccess =
   | {
       /** The path parameter naming the site: `siteId`. */
       readonly site: string;
+    }
+  | {
+      /** The path parameter naming a user the token's revision mentions: `userId`. */
+      readonly user: string;
     };
 
 /** Declares an access rule; the identity function, there for type inference. */

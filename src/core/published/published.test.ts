@@ -260,7 +260,6 @@ describe("the apiToken of a URL lookup", () => {
       ["updateSpaceById", (reader) => reader.updateSpaceById({ spaceId: docs, body: { title: "Mine" } })],
       ["deleteSpaceById", (reader) => reader.deleteSpaceById({ spaceId: docs })],
       ["getAuthenticatedUser", (reader) => reader.getAuthenticatedUser()],
-      ["getUserById (the owner)", (reader) => reader.getUserById({ userId: w.owner.id })],
       ["getOrganizationById", (reader) => reader.getOrganizationById({ organizationId })],
       ["listSpacesInOrganizationById", (reader) => reader.listSpacesInOrganizationById({ organizationId })],
       ["getPublishedContentSite (another site)", (reader) => reader.getPublishedContentSite(other)],
@@ -273,6 +272,8 @@ describe("the apiToken of a URL lookup", () => {
         message: expect.stringMatching(/only reads the published content of space/),
       });
     }
+    // A user its content does not mention answers as one it cannot see (mentioned-users.test.ts).
+    await expect(w.reader.getUserById({ userId: w.owner.id })).rejects.toMatchObject({ code: "not_found" });
     // Another revision of its own space is refused too (only the one it was issued with).
     await w.client.createPage({ spaceId: docs, body: { title: "Later" } });
     const later = (await w.client.getSpaceById({ spaceId: docs })).revision;

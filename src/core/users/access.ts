@@ -22,8 +22,9 @@ async function requireUser(tx: ReadTransaction, params: Record<string, unknown>)
 
 /**
  * The user in `params.userId`, visible to the caller: themself, someone who shares an
- * organization with them, or anyone for the operator. Others answer 404, as for a user who does
- * not exist.
+ * organization with them, anyone for the operator, and for a reader token a user its revision
+ * mentions (checked by `requireReaderTokenAccess` before this rule runs). Others answer 404, as for
+ * a user who does not exist.
  */
 export const visibleUser: AccessRule<UserAccess> = defineAccess({
   summary: "the user in path.userId: yourself, or someone who shares an organization with you",
@@ -34,7 +35,11 @@ export const visibleUser: AccessRule<UserAccess> = defineAccess({
     const user = await tx.get(usersTable, id);
     const visible =
       user &&
-      (caller.operator || caller.userId === user.id || (await shareOrganization(tx, caller.userId, user.id)));
+      (caller.operator ||
+        caller.userId === user.id ||
+        // A reader token: `invoke` let it through only for a user its revision mentions.
+        caller.scope !== undefined ||
+        (await shareOrganization(tx, caller.userId, user.id)));
     if (!user || !visible) throw notFound(`User "${id}" not found`);
     return { caller, user };
   },

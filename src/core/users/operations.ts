@@ -1,3 +1,4 @@
+import { MENTIONED_USER_IN_PATH, readableWithReaderToken } from "../permissions/reader-token.js";
 import * as z from "zod";
 import { defineOperation } from "../registry.js";
 import { httpUrl, pathParam } from "../shared/schema.js";
@@ -32,10 +33,14 @@ export const getUserById = defineOperation({
   tag,
   summary: "Get a user: yourself, or someone who shares an organization with you",
   params: z.object({ userId: pathParam() }),
-  access: visibleUser,
+  access: readableWithReaderToken(visibleUser, MENTIONED_USER_IN_PATH),
   response: userSchema,
   async run(scope) {
-    return presentUser(scope, scope.user);
+    const user = presentUser(scope, scope.user);
+    if (!scope.caller.scope) return user;
+    // A mention shows a name and a photo; the address stays with those who share an organization.
+    const { email: _email, ...shown } = user;
+    return shown;
   },
 });
 
