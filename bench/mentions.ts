@@ -7,7 +7,7 @@
  * worked out from its 1,000 pages, once).
  * `npm run bench -- mentions`; figures in docs/performance.md.
  */
-import { loadavg } from "node:os";
+import { loadAverage } from "./load.js";
 import { createTestDocsbase } from "../src/testing/double.js";
 
 const PAGES = 1000;
@@ -15,13 +15,8 @@ const MENTIONING = 10;
 const READS = 1000;
 const EDITS = 5;
 
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ");
-
 export async function benchMentions(): Promise<void> {
-  console.log(`load average at start: ${load()}`);
+  console.log(`load average at start: ${loadAverage()}`);
   const test = await createTestDocsbase({
     fixture: {
       users: [
@@ -87,5 +82,5 @@ export async function benchMentions(): Promise<void> {
   console.log(
     `${`first read after an edit (${PAGES} pages, mean of ${EDITS}):`.padEnd(58)} ${(first / EDITS).toFixed(3)} ms`,
   );
-  console.log(`load average at end: ${load()}`);
+  console.log(`load average at end: ${loadAverage()}`);
 }
