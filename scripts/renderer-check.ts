@@ -200,7 +200,10 @@ function apiClient(base: string, defaultToken: string): Api {
   };
 }
 
-/** The three pages of the seeded space: their titles become their paths (`welcome`, `install`, `configure`). */
+/**
+ * The three pages of the seeded space: their titles become their paths (`welcome`, `install`,
+ * `configure`). `{author}` becomes a mention of the seeded user (`[@<id>](user:<id>)`).
+ */
 const PAGES = [
   {
     title: "Welcome",
@@ -211,16 +214,26 @@ const PAGES = [
     markdown:
       "## Requirements\n\nNode 20 or later.\n\n## Steps\n\nRun `npm install docsbase`, then [configure it](configure.md).",
   },
-  { title: "Configure", markdown: "Set `DOCSBASE_ADMIN_TOKEN` before the first start. Quokkas approve." },
+  {
+    title: "Configure",
+    markdown: "Set `DOCSBASE_ADMIN_TOKEN` before the first start. Quokkas approve.\n\nAsk {author}.",
+  },
 ];
+
+/** The seeded user's name, which a page mentioning them shows. */
+const AUTHOR = "Renderer Check";
 
 /** An organization, a space of {@link PAGES}, and a public site on {@link HOSTNAME}, published. */
 async function seed(api: Api): Promise<void> {
-  const user = await api("POST", "/users", { displayName: "Renderer check", email: "renderer@example.test" });
+  const user = await api("POST", "/users", { displayName: AUTHOR, email: "renderer@example.test" });
   const token = (await api("POST", `/users/${user.id as string}/tokens`)).token as string;
   const org = await api("POST", "/orgs", { title: "Acme" }, token);
   const space = await api("POST", `/orgs/${org.id as string}/spaces`, { title: "Handbook" }, token);
-  for (const page of PAGES) await api("POST", `/spaces/${space.id as string}/content/pages`, page, token);
+  const mention = `[@${user.id as string}](user:${user.id as string})`;
+  for (const page of PAGES) {
+    const markdown = page.markdown.replace("{author}", mention);
+    await api("POST", `/spaces/${space.id as string}/content/pages`, { ...page, markdown }, token);
+  }
   const site = await api(
     "POST",
     `/orgs/${org.id as string}/sites`,
@@ -262,6 +275,12 @@ const CHECKS: readonly Check[] = [
     url: `${site}/llms.txt`,
     status: 200,
     contains: ["# Acme docs", /\[Install\]\([^)]*install\.md\)/],
+  },
+  {
+    name: "a page mentioning a user shows the user's name",
+    url: `${site}/configure`,
+    status: 200,
+    contains: ["<title>Configure", "Quokkas approve", AUTHOR],
   },
   {
     name: "page as markdown",
