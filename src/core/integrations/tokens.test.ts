@@ -177,8 +177,11 @@ describe("installation tokens", () => {
     const changeRequests = `/spaces/${s.space}/change-requests`;
     expect(await s.status(reader, "POST", changeRequests, { subject: "Edit" })).toBe(403);
     expect(await s.status(writer, "POST", changeRequests, { subject: "Edit" })).toBe(201);
-    // A write scope makes an editor, no more: managing the organization stays refused.
+    // A write scope makes an editor, no more: managing the organization stays refused, and it is
+    // no user: it creates no organization of its own.
     expect(await s.status(writer, "PATCH", `/orgs/${s.org}`, { title: "Renamed" })).toBe(403);
+    expect(await s.status(writer, "POST", `/orgs/${s.org}/spaces`, { title: "New" })).toBe(403);
+    expect(await s.status(writer, "POST", "/orgs", { title: "Mine" })).toBe(403);
   });
 
   it("stand nowhere without a scope that gives a role, or after their lifetime", async () => {
