@@ -118,7 +118,10 @@ describe("integration event delivery", () => {
     const event = await s.lastEvent();
     expect(delivery!.headers["content-type"]).toBe("application/json");
     expect(delivery!.headers["webhook-id"]).toBe(event.id);
-    expect(verify(s.secret, delivery!)).toEqual(event.payload);
+    // The payload, with the environment an integration's script receives (its tokens: never stored).
+    const { environment, ...payload } = verify(s.secret, delivery!) as Record<string, unknown>;
+    expect(payload).toEqual(event.payload);
+    expect(environment).toMatchObject({ apiTokens: { integration: expect.any(String) } });
     expect(event.payload).toMatchObject({ type: "installation_setup", installationId: installation.id });
     expect(() => verify(`whsec_${btoa("another key of thirty-two bytes!")}`, delivery!)).toThrow();
     const { event: stored, trace } = await s.event(event.id);

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { AfterTransaction, Reply, type AnyOperation } from "./registry.js";
+import { requireIntegrationTokenAccess } from "./permissions/integration-token.js";
 import { requireReaderTokenAccess } from "./permissions/reader-token.js";
 import { badRequest, unauthorized } from "./shared/errors.js";
 import type { InvokeObserver, ObservedCall } from "./shared/observe.js";
@@ -64,6 +65,10 @@ async function run(
   // A reader token reaches only the operations whose rule says so (permissions/reader-token.ts).
   if (context.caller?.scope)
     await requireReaderTokenAccess(operation.access, context.caller.scope, params, context);
+  // So does an integration token (permissions/integration-token.ts).
+  if (context.caller?.integration !== undefined) {
+    requireIntegrationTokenAccess(operation.access, context.caller.integration, params);
+  }
   const query = parse("query", operation.query ?? EMPTY, raw.query);
   const body = operation.body ? parse("body", operation.body, bounded(raw.body)) : undefined;
   const input = { params, query, body };

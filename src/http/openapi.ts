@@ -47,6 +47,10 @@ export function openApiDocument(
         `Access: ${operation.access.summary}.` + (readerToken ? ` Also ${readerToken.sentence}.` : ""),
       "x-docsbase-access": operation.access.summary,
       ...(readerToken ? { "x-docsbase-reader-token": readerToken.params } : {}),
+      // Operations open to integration tokens name the path parameter holding the integration.
+      ...(operation.access.integrationToken
+        ? { "x-docsbase-integration-token": { integration: operation.access.integrationToken } }
+        : {}),
       ...(reference.has(operation.id) ? {} : { "x-docsbase-extension": true }),
       tags: [operation.tag],
       ...(operation.access.authenticated ? {} : { security: [] }),

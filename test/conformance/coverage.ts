@@ -72,6 +72,7 @@ export const COVERAGE = {
     "getIntegrationEvent",
     "setIntegrationDevelopmentMode",
     "disableIntegrationDevelopmentMode",
+    "createIntegrationInstallationToken",
   ],
   site_published: ["getPublishedContentSite", "getPublishedContentByUrl", "resolvePublishedContentByUrl"],
   site_structure: [

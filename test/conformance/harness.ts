@@ -99,6 +99,8 @@ let databases = 0;
 
 export interface Harness {
   readonly test: TestDocsbase;
+  /** The double's storage, for the few tokens no operation hands out (an integration's). */
+  readonly storage: Storage;
   /** The official client, authenticated as the operator. */
   readonly api: GitBookAPI;
   /** The official client authenticated with another token. */
@@ -183,6 +185,7 @@ export async function createHarness(
 
   return {
     test,
+    storage,
     api: client(test.operatorToken),
     client,
     seen,

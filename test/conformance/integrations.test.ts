@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COVERAGE } from "./coverage.js";
+import { randomId } from "../../src/core/shared/world.js";
+import { issueIntegrationToken } from "../../src/core/users/integration-token.js";
 import { createHarness, STORAGE_KINDS, statusOf, type Harness } from "./harness.js";
 
 describe.each(STORAGE_KINDS)("conformance: integrations (%s)", (kind) => {
@@ -117,6 +119,37 @@ describe.each(STORAGE_KINDS)("conformance: integrations (%s)", (kind) => {
     expect(detail.event).toEqual(event);
     expect(detail.trace?.logs.length).toBeGreaterThan(0);
     expect(await statusOf(api.integrations.getIntegrationEvent(name, "unknown"))).toBe(404);
+  });
+
+  it("creates installation tokens as the integration, and its installation client reads", async () => {
+    const { api, org, space } = await developer("token-maker");
+    const name = `tokens-${kind}`;
+    await api.integrations.publishIntegration(name, definition(org));
+    const { data: installation } = await api.integrations.installIntegration(name, { organization: org });
+    // The token an integration receives with each delivered event (`environment.apiTokens`).
+    const world = { clock: () => h.test.clock.now(), ids: () => randomId() };
+    const token = await h.storage.write((tx) => issueIntegrationToken(tx, world, name));
+    const integration = h.client(token);
+    expect((await integration.integrations.getIntegrationByName(name)).data.name).toBe(name);
+
+    const { data: created, status } = await integration.integrations.createIntegrationInstallationToken(
+      name,
+      installation.id,
+    );
+    expect(status).toBe(200);
+    expect(created.token).toEqual(expect.any(String));
+    // The client's own way: a client acting for the installation, within its scopes (read).
+    const installationClient = await integration.createInstallationClient(name, installation.id);
+    expect((await installationClient.spaces.getSpaceById(space)).data.id).toBe(space);
+    expect(await statusOf(installationClient.spaces.updateSpaceById(space, { title: "Renamed" }))).toBe(403);
+
+    expect(await statusOf(integration.integrations.createIntegrationInstallationToken(name, "unknown"))).toBe(
+      404,
+    );
+    // The reference's security is the integration's: a user's token is refused.
+    expect(await statusOf(api.integrations.createIntegrationInstallationToken(name, installation.id))).toBe(
+      403,
+    );
   });
 
   it("sets and disables development mode", async () => {

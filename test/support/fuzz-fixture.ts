@@ -179,7 +179,11 @@ export async function createFuzzFixture() {
     script: "export default {}",
     scopes: ["space:content:read"],
   });
-  await api("POST", "/integrations/fuzz-tool/installations", { organization: org });
+  const installation = (await api("POST", "/integrations/fuzz-tool/installations", {
+    organization: org,
+  })) as {
+    id: string;
+  };
   const event = ((await api("GET", "/integrations/fuzz-tool/events")).items as { id: string }[])[0]?.id ?? "";
 
   // Routes outside the registry: a file download and a PDF export, named by their URLs.
@@ -224,6 +228,7 @@ export async function createFuzzFixture() {
     issueId: issues.map((item) => item.issue.id),
     clusterId: issues.map((item) => item.issue.cluster),
     eventId: [event],
+    installationId: [installation.id],
   };
   /**
    * Well-formed reads over everything stored: what one accepted write must not break for the

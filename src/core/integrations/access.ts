@@ -47,12 +47,14 @@ export async function readerMembership(
   return membership && atLeast(membership.role, "read") ? membership : undefined;
 }
 
+/** `self`: the caller is the integration itself (an integration token), which sees itself. */
 export function integrationPermissions(
   integration: Pick<IntegrationRecord, "visibility">,
   ownerMembership: Membership | undefined,
+  self = false,
 ): IntegrationPermissions {
   return {
-    view: integration.visibility !== "private" || ownerMembership !== undefined,
+    view: integration.visibility !== "private" || ownerMembership !== undefined || self,
     admin: atLeast(ownerMembership?.role ?? null, "admin"),
   };
 }
@@ -78,10 +80,16 @@ const integrationRules = ownedObjectRules({
   // Every caller stands somewhere: a public or unlisted integration is seen by non-members too.
   standing: async (tx, context, organization) => ({
     ownerMembership: await readerMembership(tx, context, organization),
+    /** The integration an integration token authenticates as. */
+    actingAs: context.caller?.integration,
   }),
   // Without an integration, what owning one would grant: membership sees, admins manage.
-  permissions: ({ ownerMembership }, integration) =>
-    integrationPermissions(integration ?? { visibility: "private" }, ownerMembership),
+  permissions: ({ ownerMembership, actingAs }, integration) =>
+    integrationPermissions(
+      integration ?? { visibility: "private" },
+      ownerMembership,
+      actingAs !== undefined && actingAs === integration?.name,
+    ),
   actions: { view: "Reading the integration", admin: "Managing the integration" },
   notFound: integrationNotFound,
 });

@@ -3,6 +3,7 @@ import { isOutboundError } from "../net/outbound-error.js";
 import { nextSequence } from "../shared/sequence.js";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
+import { eventEnvironment } from "./environment.js";
 import {
   type EventLog,
   type EventRecord,
@@ -127,19 +128,25 @@ async function post(world: World, url: string, headers: Record<string, string>, 
 export const deliverEvent: JobHandler = async (world, payload) => {
   const attempt = Number(payload["attempt"]);
   const eventId = String(payload["event"]);
-  const loaded = await world.storage.read(async (tx) => {
+  // A write: the tokens of the payload's environment may create their signing key.
+  const loaded = await world.storage.write(async (tx) => {
     const event = await tx.get(eventsTable, eventId);
     if (!event || event.delivery !== "pending" || event.attempts >= attempt) return undefined;
-    return { event, integration: await tx.get(integrationsTable, event.integration) };
+    const integration = await tx.get(integrationsTable, event.integration);
+    const environment =
+      integration && tunnelTakes(integration, event.organization)
+        ? await eventEnvironment(tx, world, event, integration)
+        : undefined;
+    return { event, integration, environment };
   });
   if (!loaded) return;
-  const { event, integration } = loaded;
+  const { event, integration, environment } = loaded;
 
   let outcome: Outcome | undefined;
   let url = "";
-  if (integration && tunnelTakes(integration, event.organization)) {
+  if (integration && environment && tunnelTakes(integration, event.organization)) {
     url = integration.dev!.tunnelUrl;
-    const body = JSON.stringify(event.payload);
+    const body = JSON.stringify({ ...event.payload, environment });
     const timestamp = Math.floor(world.clock().getTime() / 1000);
     const headers = {
       "content-type": "application/json",

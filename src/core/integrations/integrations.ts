@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { callableByIntegration } from "../permissions/integration-token.js";
 import { findMembership, type Membership } from "../permissions/membership.js";
 import { anyCaller } from "../permissions/rules.js";
 import { defineOperation, deleted, noContent } from "../registry.js";
@@ -224,8 +225,9 @@ export const getIntegrationByName = defineOperation({
   method: "get",
   path: "/integrations/{integrationName}",
   tag,
-  summary: "Get an integration by its name (public and unlisted ones: anyone; private: its owner's members)",
-  access: onIntegration("view"),
+  summary:
+    "Get an integration by its name (public and unlisted ones: anyone; private: its owner's members and the integration itself)",
+  access: callableByIntegration(onIntegration("view")),
   params: integrationParams,
   response: integrationSchema,
   run: (scope) => presentIntegration(scope.tx, scope, scope.integration, scope),

@@ -3,15 +3,16 @@ import { DELIVER_EVENT_JOB, deliverEvent } from "./delivery.js";
 import { eventOperations } from "./events.js";
 import { installationOperations } from "./installations.js";
 import { integrationOperations } from "./integrations.js";
+import { tokenOperations } from "./tokens.js";
 import { eventsTable, installationsTable, integrationAssetsTable, integrationsTable } from "./tables.js";
 
 /**
- * Integrations: published integrations, their installations into organizations, their events and
- * the delivery of events to a development tunnel.
+ * Integrations: published integrations, their installations into organizations, their events, the
+ * delivery of events to a development tunnel, and the tokens of installations.
  */
 export const integrationsModule = defineModule({
   name: "integrations",
   tables: [integrationsTable, integrationAssetsTable, installationsTable, eventsTable],
-  operations: { ...integrationOperations, ...installationOperations, ...eventOperations },
+  operations: { ...integrationOperations, ...installationOperations, ...eventOperations, ...tokenOperations },
   jobs: { [DELIVER_EVENT_JOB]: deliverEvent },
 });

@@ -3,7 +3,7 @@ import { insertMember } from "../members/records.js";
 import { defineOperation, noContent } from "../registry.js";
 import { memberKey, requireMembership } from "../permissions/membership.js";
 import { inOrganization } from "../permissions/organization.js";
-import { anyCaller } from "../permissions/rules.js";
+import { anyCaller, anyUser } from "../permissions/rules.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
 import { LARGE_ITEMS_PAGE_CHARS, listOf, pageQuery, paginate } from "../shared/pagination.js";
 import { memberRoleOrGuest } from "../shared/roles.js";
@@ -56,7 +56,7 @@ export const createOrganization = defineOperation({
   path: "/orgs",
   tag,
   summary: "Create an organization; the caller becomes its admin",
-  access: anyCaller,
+  access: anyUser,
   body: z.object({ title: organizationTitle }),
   response: organizationSchema,
   status: 201,

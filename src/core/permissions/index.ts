@@ -1,5 +1,5 @@
 export { defineAccess, type AccessRule } from "./rule.js";
-export { anyCaller, noToken, operatorOnly } from "./rules.js";
+export { anyCaller, anyUser, noToken, operatorOnly } from "./rules.js";
 export { requirePermission, type PermissionFlag } from "./refuse.js";
 export {
   contentRole,

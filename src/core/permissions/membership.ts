@@ -8,6 +8,8 @@ import { teamMembersTable } from "../teams/tables.js";
 import { notFound, unauthorized } from "../shared/errors.js";
 import { strongest, type DefaultLevel, type Role } from "../shared/roles.js";
 import type { Caller, Context } from "../shared/world.js";
+import { INSTALLATION_CALLER_PREFIX } from "../users/integration-token.js";
+import { installationStanding } from "./installation.js";
 
 /**
  * Who may do what.
@@ -44,11 +46,40 @@ export async function findMembership(
   organizationId: string,
 ): Promise<Membership | undefined> {
   const caller = requireCaller(context);
+  if (caller.installation) {
+    const standing = await installationStanding(tx, caller.installation, organizationId);
+    return standing && installationMembership(standing.organization, caller.userId, standing.role, context);
+  }
   const member = await tx.get(membersTable, memberKey(organizationId, caller.userId));
   if (!member || member.disabled) return undefined;
   const organization = await tx.get(organizationsTable, organizationId);
   if (!organization) return undefined;
   return { organization, member, role: member.role };
+}
+
+/**
+ * The stand-in membership of an installation token (see `./installation.ts`): a member with the
+ * role its integration's scopes give, that no member list holds.
+ */
+function installationMembership(
+  organization: OrganizationRecord,
+  user: string,
+  role: Role,
+  context: Context,
+): Membership {
+  const at = context.clock().toISOString();
+  const member: MemberRecord = {
+    key: memberKey(organization.id, user),
+    organization: organization.id,
+    user,
+    seq: 0,
+    role,
+    joinedAt: at,
+    seenAt: at,
+    disabled: false,
+    sso: false,
+  };
+  return { organization, member, role };
 }
 
 /** Like {@link findMembership}, answering 404 for a non-member (the organization stays hidden). */
@@ -126,6 +157,8 @@ export async function teamsOf(tx: ReadTransaction, organization: string, user: s
  */
 async function resolveRole(tx: ReadTransaction, who: Resolved, content: Content): Promise<Role | null> {
   if (who.role === "admin") return "admin";
+  // An installation token has the role its integration's scopes give, and nothing raises it.
+  if (who.user.startsWith(INSTALLATION_CALLER_PREFIX)) return who.role;
   const teams = await teamsOf(tx, who.organization, who.user);
   const grantees: [Grantee, string][] = [
     ["user", who.user],

@@ -23,6 +23,12 @@ export interface AccessRule<Loaded extends object = object, Params = Record<stri
    */
   readonly readerToken?: ReaderTokenAccess;
   /**
+   * Set on the rules of the operations that an integration token may call, for the integration
+   * named by this path parameter (see `./integration-token.ts`); every other operation refuses
+   * such a token with 403.
+   */
+  readonly integrationToken?: string;
+  /**
    * Loads and refuses; throws the standard `DocsbaseError` (401, 403, 404). `query` is the
    * validated query, for the few rules that read one (`shareKey` of published reads).
    */

@@ -20,6 +20,22 @@ export const anyCaller = defineAccess<{ readonly caller: Caller }>({
 });
 
 /**
+ * Any authenticated user: an installation token, which acts for an installation in its
+ * organization and is no user, is refused with 403 (docs/integrations.md, "Tokens").
+ */
+export const anyUser = defineAccess<{ readonly caller: Caller }>({
+  summary: "any authenticated user",
+  authenticated: true,
+  async resolve(_tx, context) {
+    if (!context.caller) throw unauthorized();
+    if (context.caller.installation) {
+      throw forbidden("An installation token acts in its installation's organization only, not as a user");
+    }
+    return { caller: context.caller };
+  },
+});
+
+/**
  * The operator, the bootstrap user who manages users; `refusal` is the message of the 403 any
  * other caller gets ("Only the operator can create users").
  */

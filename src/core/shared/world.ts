@@ -113,6 +113,24 @@ export interface Caller {
    * the caller may only read this one space (`invoke` refuses anything else with 403).
    */
   readonly scope?: CallerScope;
+  /**
+   * Set for an integration token (docs/integrations.md, "Tokens"), which authenticates as the
+   * integration of this name and stands for no user: it calls only the operations whose rule
+   * opens them to it, for itself (`invoke` refuses anything else with 403).
+   */
+  readonly integration?: string;
+  /**
+   * Set for an installation token, which acts for one installation of an integration: a stand-in
+   * member of the installation's organization whose role the integration's scopes give.
+   */
+  readonly installation?: CallerInstallation;
+}
+
+/** The installation an installation token acts for. */
+export interface CallerInstallation {
+  readonly id: string;
+  readonly integration: string;
+  readonly organization: string;
 }
 
 /** What a scoped caller may read: the current content of `space` and its revision `revision`. */

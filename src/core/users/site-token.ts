@@ -63,11 +63,11 @@ interface IssuedSiteToken {
 }
 
 /**
- * The signing key of site tokens, created on first use: 32 random bytes from the runtime's Web
+ * The signing key of site tokens (and of integration and installation tokens), created on first use: 32 random bytes from the runtime's Web
  * Crypto. Write transactions are serializable on every adapter (PostgreSQL runs a refused one
  * again), so two instances starting together agree on one key: the second reads the first's.
  */
-async function signingKey(
+export async function signingKey(
   tx: WriteTransaction,
   world: Pick<World, "clock" | "ids">,
 ): Promise<SigningKeyRecord> {
@@ -203,4 +203,4 @@ export async function verifySiteToken(
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** The HMAC secret: the key's bytes. */
-const secretOf = (key: SigningKeyRecord) => base64url.decode(key.secret);
+export const secretOf = (key: SigningKeyRecord) => base64url.decode(key.secret);

@@ -5,13 +5,8 @@ import { type TokenRecord, tokensTable, usersTable } from "./tables.js";
 import type { CachedToken, TokenCache } from "./token-cache.js";
 import type { Caller, World } from "../shared/world.js";
 import { randomId } from "../shared/world.js";
-import {
-  isSiteToken,
-  SITE_TOKEN_LIFETIME_MS,
-  SITE_TOKEN_PREFIX,
-  siteTokenKey,
-  verifySiteToken,
-} from "./site-token.js";
+import { verifySignedToken } from "./integration-token.js";
+import { isSiteToken, SITE_TOKEN_LIFETIME_MS, SITE_TOKEN_PREFIX, siteTokenKey } from "./site-token.js";
 
 /**
  * API tokens. A token is 40 random base62 characters (about 238 bits) behind a `dbt_` prefix, so a
@@ -152,13 +147,15 @@ export async function authenticateToken(
     const mark = cache?.begin() ?? 0;
     found = isSiteToken(token)
       ? // The key is read in the transaction, the signature checked after it (Web Crypto is async).
-        await verifySiteToken(token, hash, await world.storage.read(siteTokenKey), now)
+        // A site, integration or installation token: a JWT docsbase signed.
+        await verifySignedToken(token, hash, await world.storage.read(siteTokenKey), now)
       : await world.storage.read((tx) => callerForHash(tx, hash, now));
     if (!found) return null;
     cache?.fill(hash, found, mark, now.getTime(), token);
   }
-  // Reader tokens live minutes and are never listed: their use is not worth a write.
-  if (found.record.kind !== "space-reader" && isStale(found.record, now)) {
+  // Reader tokens live minutes and are never listed: their use is not worth a write. Signed tokens
+  // (site, integration, installation) are not stored at all.
+  if (found.record.kind !== "space-reader" && found.record.user !== "" && isStale(found.record, now)) {
     try {
       const revoked = await world.storage.write(async (tx) => {
         // Read again: the token may have been revoked or touched since; never write it back.
