@@ -16,7 +16,7 @@ export { DEFAULT_RATE_LIMIT, type Limit, type RateLimitOptions } from "./http/ra
 export type { Client, ClientInput, ClientOutput } from "./core/client.js";
 export { operations } from "./core/operations.js";
 export type { Operations } from "./core/operations.js";
-export { defineOperation, Reply } from "./core/registry.js";
+export { afterTransaction, AfterTransaction, defineOperation, Reply } from "./core/registry.js";
 export type { AnyOperation, HttpMethod, Operation, OperationInput, EmptyObject } from "./core/registry.js";
 export type { BootstrapResult } from "./core/users/bootstrap.js";
 export { DocsbaseError, isDocsbaseError } from "./core/shared/errors.js";
@@ -76,6 +76,7 @@ export type { BodyInput, ObjectInput } from "./core/client.js";
 export type { UnionToIntersection } from "./core/module.js";
 export type { AnyObjectSchema, OperationDeclaration, TransactionOf } from "./core/registry.js";
 export type {
+  CallerInstallation,
   CallerScope,
   HostnameVerification,
   Lifecycle,

@@ -18,8 +18,8 @@ export interface RateLimitOptions {
   /**
    * Failed authentications per token prefix, so that guesses at one token are caught from however
    * many addresses they come: the first 8 characters of the presented token, or for a JWT (a
-   * lookup's `apiToken`, whose first characters are always the same) its header and payload (see
-   * {@link tokenKey}).
+   * lookup's `apiToken`, whose first characters are always the same) a hash of its header and
+   * payload, so that guesses at one token count together and other tokens do not.
    */
   readonly failedAuthPerTokenPrefix?: Limit | false;
   /**
