@@ -1,4 +1,5 @@
-import { decodeJwt, jwtVerify, SignJWT } from "jose";
+import { decodeJwt } from "jose/jwt/decode";
+import { loadJose } from "../shared/jose.js";
 import * as z from "zod";
 import type { Caller, CallerInstallation, World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
@@ -50,6 +51,7 @@ async function sign(
 ): Promise<string> {
   const key = await signingKey(tx, world);
   const exp = Math.floor((world.clock().getTime() + lifetime) / 1000);
+  const { SignJWT } = await loadJose();
   return new SignJWT({ ...claims, exp }).setProtectedHeader({ alg: "HS256" }).sign(secretOf(key));
 }
 
@@ -106,6 +108,7 @@ export async function verifySignedToken(
   const kind = kindOf(token);
   if (kind !== "integration" && kind !== "installation") return verifySiteToken(token, hash, key, now);
   if (!key) return null;
+  const { jwtVerify } = await loadJose();
   let payload: z.infer<typeof signedPayload>;
   try {
     const verified = await jwtVerify(token, secretOf(key), { algorithms: ["HS256"], currentDate: now });

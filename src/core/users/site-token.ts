@@ -1,4 +1,5 @@
-import { base64url, jwtVerify, SignJWT } from "jose";
+import * as base64url from "jose/base64url";
+import { loadJose } from "../shared/jose.js";
 import * as z from "zod";
 import type { Caller, World } from "../shared/world.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
@@ -137,6 +138,7 @@ export async function issueSiteToken(
     ...(claims ? { claims: { ...claims } } : {}),
     ...(grant.address === undefined ? {} : { address: grant.address }),
   };
+  const { SignJWT } = await loadJose();
   const token = await new SignJWT(payload).setProtectedHeader({ alg: "HS256" }).sign(secretOf(key));
   world.cache.set(
     memoKey,
@@ -166,6 +168,7 @@ export async function verifySiteToken(
   now: Date,
 ): Promise<{ caller: Caller; record: TokenRecord } | null> {
   if (!key || !isSiteToken(token)) return null;
+  const { jwtVerify } = await loadJose();
   let payload: SiteTokenPayload;
   try {
     const verified = await jwtVerify(token, secretOf(key), { algorithms: ["HS256"], currentDate: now });

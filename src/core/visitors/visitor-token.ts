@@ -1,4 +1,5 @@
-import { base64url, jwtVerify, SignJWT } from "jose";
+import * as base64url from "jose/base64url";
+import { loadJose } from "../shared/jose.js";
 
 /**
  * Visitor tokens of `visitor-auth` sites (issue 11, item 5): a JWT that the site owner's own
@@ -52,6 +53,7 @@ export type VisitorTokenResult =
 export async function verifyVisitorToken(token: string, key: string, now: Date): Promise<VisitorTokenResult> {
   if (typeof token !== "string" || !COMPACT_JWS.test(token)) return failure("malformed");
   if (!key) return failure("signature");
+  const { jwtVerify } = await loadJose();
   try {
     const { payload } = await jwtVerify(token, secret(key), {
       algorithms: ["HS256"],
@@ -105,6 +107,7 @@ export async function signVisitorToken(
   key: string,
   times: VisitorTokenTimes = {},
 ): Promise<string> {
+  const { SignJWT } = await loadJose();
   const jwt = new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" });
   if (times.issuedAt) jwt.setIssuedAt(times.issuedAt);
   if (times.notBefore) jwt.setNotBefore(times.notBefore);
