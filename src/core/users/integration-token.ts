@@ -3,7 +3,7 @@ import { loadJose } from "../shared/jose.js";
 import * as z from "zod";
 import type { Caller, CallerInstallation, World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
-import { secretOf, signingKey, verifySiteToken } from "./site-token.js";
+import { secretOf, signingKey, unstoredRecord, verifiedClaims, verifySiteToken } from "./site-token.js";
 import type { SigningKeyRecord, TokenRecord } from "./tables.js";
 
 /**
@@ -108,14 +108,8 @@ export async function verifySignedToken(
   const kind = kindOf(token);
   if (kind !== "integration" && kind !== "installation") return verifySiteToken(token, hash, key, now);
   if (!key) return null;
-  const { jwtVerify } = await loadJose();
-  let payload: z.infer<typeof signedPayload>;
-  try {
-    const verified = await jwtVerify(token, secretOf(key), { algorithms: ["HS256"], currentDate: now });
-    payload = signedPayload.parse(verified.payload);
-  } catch {
-    return null;
-  }
+  const payload = await verifiedClaims(token, key, now, signedPayload);
+  if (!payload) return null;
   const caller: Caller =
     payload.kind === "integration"
       ? Object.freeze({
@@ -132,13 +126,5 @@ export async function verifySignedToken(
             organization: payload.organization,
           }),
         });
-  const id = hash.slice(0, 20);
-  const record: TokenRecord = {
-    hash,
-    id,
-    user: "",
-    createdAt: now.toISOString(),
-    expiresAt: new Date(payload.exp * 1000).toISOString(),
-  };
-  return { caller, record };
+  return { caller, record: unstoredRecord(hash, now, payload.exp) };
 }

@@ -168,17 +168,16 @@ export async function verifySiteToken(
   now: Date,
 ): Promise<{ caller: Caller; record: TokenRecord } | null> {
   if (!key || !isSiteToken(token)) return null;
-  const { jwtVerify } = await loadJose();
-  let payload: SiteTokenPayload;
-  try {
-    const verified = await jwtVerify(token, secretOf(key), { algorithms: ["HS256"], currentDate: now });
-    payload = payloadSchema.parse(verified.payload);
-  } catch {
-    return null;
-  }
-  const id = hash.slice(0, 20);
+  const payload = await verifiedClaims(token, key, now, payloadSchema);
+  if (!payload) return null;
+  const record = unstoredRecord(hash, now, payload.exp, {
+    kind: "space-reader",
+    space: payload.space,
+    revision: payload.revision,
+    site: payload.site,
+  });
   const caller: Caller = Object.freeze({
-    userId: `${SITE_TOKEN_PREFIX}${id}`,
+    userId: `${SITE_TOKEN_PREFIX}${record.id}`,
     operator: false,
     scope: Object.freeze({
       space: payload.space,
@@ -188,19 +187,46 @@ export async function verifySiteToken(
       ...(payload.address === undefined ? {} : { address: payload.address }),
     }),
   });
-  const record: TokenRecord = {
-    hash,
-    id,
-    user: "",
-    createdAt: now.toISOString(),
-    expiresAt: new Date(payload.exp * 1000).toISOString(),
-    kind: "space-reader",
-    space: payload.space,
-    revision: payload.revision,
-    site: payload.site,
-  };
   return { caller, record };
 }
+
+/**
+ * The claims of `token`, signed with `key` and read by `schema`; null when the signature, the
+ * algorithm, `exp` (at `now`, no tolerance: docsbase signed it by the same clock) or a claim is
+ * wrong. Site, integration and installation tokens are all checked so.
+ */
+export async function verifiedClaims<T>(
+  token: string,
+  key: SigningKeyRecord,
+  now: Date,
+  schema: z.ZodType<T>,
+): Promise<T | null> {
+  const { jwtVerify } = await loadJose();
+  try {
+    const verified = await jwtVerify(token, secretOf(key), { algorithms: ["HS256"], currentDate: now });
+    return schema.parse(verified.payload);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A signed token as a stored token's record would read, for the token cache's expiry check: never
+ * stored. Its id is the first 20 characters of the token's hash.
+ */
+export const unstoredRecord = (
+  hash: string,
+  now: Date,
+  exp: number,
+  more: Partial<TokenRecord> = {},
+): TokenRecord => ({
+  hash,
+  id: hash.slice(0, 20),
+  user: "",
+  createdAt: now.toISOString(),
+  expiresAt: new Date(exp * 1000).toISOString(),
+  ...more,
+});
 
 /** A compact JWS of three non-empty base64url parts. */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
