@@ -9,6 +9,7 @@
  */
 import { loadAverage } from "./load.js";
 import { createTestDocsbase } from "../src/testing/double.js";
+import { timeReads, type TimedRead } from "./reads.js";
 
 const PAGES = 1000;
 const MENTIONING = 10;
@@ -56,7 +57,7 @@ export async function benchMentions(): Promise<void> {
   const reader = test.docsbase.as({ token: await lookUp() });
   const member = test.docsbase.as({ token: named.token });
 
-  const cases: [string, () => Promise<unknown>][] = [
+  const cases: TimedRead[] = [
     ["member reads a user of their organization (baseline)", () => member.getUserById({ userId: named.id })],
     ["reader token reads a mentioned user", () => reader.getUserById({ userId: named.id })],
     [
@@ -64,13 +65,7 @@ export async function benchMentions(): Promise<void> {
       () => reader.getUserById({ userId: stranger.id }).catch(() => undefined),
     ],
   ];
-  for (const [, read] of cases) await read(); // the revision's mentions, once
-  for (const [label, read] of cases) {
-    const start = performance.now();
-    for (let index = 0; index < READS; index++) await read();
-    const each = (performance.now() - start) / READS;
-    console.log(`${`${label}:`.padEnd(58)} ${each.toFixed(3)} ms per read`);
-  }
+  await timeReads(cases, READS, 58);
   let first = 0;
   for (let edit = 0; edit < EDITS; edit++) {
     await owner.createPage({ spaceId, body: { title: `Edit ${edit}`, markdown: "One more page." } });

@@ -8,7 +8,7 @@
  * `npm run bench -- reusable-contents`; figures in docs/performance.md.
  */
 import { loadAverage } from "./load.js";
-import { createTestDocsbase } from "../src/testing/double.js";
+import { ownedSpace, timeReads, type TimedRead } from "./reads.js";
 
 const CONTENTS = 1000;
 const INCLUDED = 10;
@@ -16,10 +16,7 @@ const READS = 300;
 
 export async function benchReusableContents(): Promise<void> {
   console.log(`load average at start: ${loadAverage()}`);
-  const test = await createTestDocsbase();
-  const owner = test.as(await test.createUser("Owner"));
-  const org = await owner.createOrganization({ body: { title: "Acme" } });
-  const spaceId = (await owner.createSpace({ organizationId: org.id, body: { title: "Docs" } })).id;
+  const { owner, spaceId } = await ownedSpace();
   const ids: string[] = [];
   for (let index = 0; index < CONTENTS; index++) {
     const body = { title: `Snippet ${index}`, markdown: `Snippet **${index}**: a paragraph kept once.` };
@@ -33,7 +30,7 @@ export async function benchReusableContents(): Promise<void> {
   const plain = (await owner.createPage({ spaceId, body: { title: "Plain", markdown: "Just text." } })).id;
   const deref = "reusable-contents" as const;
 
-  const cases: [string, () => Promise<unknown>][] = [
+  const cases: TimedRead[] = [
     ["as written, markdown (baseline)", () => owner.getPageById({ spaceId, pageId, format: "markdown" })],
     ["as written, document", () => owner.getPageById({ spaceId, pageId })],
     [
@@ -49,12 +46,6 @@ export async function benchReusableContents(): Promise<void> {
       () => owner.getPageById({ spaceId, pageId: plain, format: "markdown", dereferenced: deref }),
     ],
   ];
-  for (const [, read] of cases) await read(); // document conversions, once each
-  for (const [label, read] of cases) {
-    const start = performance.now();
-    for (let index = 0; index < READS; index++) await read();
-    const each = (performance.now() - start) / READS;
-    console.log(`${`${label}:`.padEnd(50)} ${each.toFixed(3)} ms per read`);
-  }
+  await timeReads(cases, READS);
   console.log(`load average at end: ${loadAverage()}`);
 }

@@ -8,7 +8,7 @@
  * `npm run bench -- written-links`; figures in docs/performance.md.
  */
 import { loadAverage } from "./load.js";
-import { createTestDocsbase } from "../src/testing/double.js";
+import { ownedSpace, timeReads, type TimedRead } from "./reads.js";
 
 const TARGETS = 200;
 const LINKS = 100;
@@ -16,10 +16,7 @@ const READS = 200;
 
 export async function benchWrittenLinks(): Promise<void> {
   console.log(`load average at start: ${loadAverage()}`);
-  const test = await createTestDocsbase();
-  const owner = test.as(await test.createUser("Owner"));
-  const org = await owner.createOrganization({ body: { title: "Acme" } });
-  const spaceId = (await owner.createSpace({ organizationId: org.id, body: { title: "Docs" } })).id;
+  const { owner, spaceId } = await ownedSpace();
   const markdown = Array.from(
     { length: LINKS },
     (_, index) => `- [Page ${index}](page-${index * 2}.md)`,
@@ -31,7 +28,7 @@ export async function benchWrittenLinks(): Promise<void> {
   const after = (await owner.createPage({ spaceId, body: { title: "After", markdown } })).id;
   const revisionId = (await owner.getCurrentRevision({ spaceId })).id;
 
-  const cases: [string, () => Promise<unknown>][] = [
+  const cases: TimedRead[] = [
     [
       "written before, read as markdown (baseline)",
       () => owner.getPageById({ spaceId, pageId: before, format: "markdown" }),
@@ -45,12 +42,6 @@ export async function benchWrittenLinks(): Promise<void> {
       () => owner.getPageDocumentInRevisionById({ spaceId, revisionId, pageId: before }),
     ],
   ];
-  for (const [, read] of cases) await read(); // the document conversion, once each
-  for (const [label, read] of cases) {
-    const start = performance.now();
-    for (let index = 0; index < READS; index++) await read();
-    const each = (performance.now() - start) / READS;
-    console.log(`${`${label}:`.padEnd(50)} ${each.toFixed(3)} ms per read`);
-  }
+  await timeReads(cases, READS);
   console.log(`load average at end: ${loadAverage()}`);
 }
