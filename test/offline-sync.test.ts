@@ -269,13 +269,80 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     expect(server.requests.length).toBe(before);
   });
 
+  it("a later push extends the open change request; once merged, a pull leaves only later work pending", async () => {
+    const replica = await replicaOf(local);
+    await replica.pull(spaceId);
+    await replica.client.updatePage({ spaceId, pageId: pages.faq!, body: { markdown: "# FAQ\n\nOne.\n" } });
+    const first = await replica.push(spaceId, { subject: "Two pushes" });
+    expect(first?.result).toBe("update");
+    await replica.client.deletePage({ spaceId, pageId: pages.install! });
+    await replica.client.uploadFile({
+      spaceId,
+      body: { name: "notes.txt", contentType: "text/plain", data: base64(new TextEncoder().encode("hi")) },
+    });
+    const second = await replica.push(spaceId);
+    expect(second?.changeRequest.id).toBe(first!.changeRequest.id);
+    expect((await alice.client.listChangeRequestsForSpace({ spaceId })).items).toHaveLength(1);
+    // Written after the push: stays pending through the merge and the pull.
+    await replica.client.updatePage({
+      spaceId,
+      pageId: pages.intro!,
+      body: { markdown: "# Intro\n\nLater.\n" },
+    });
+    await alice.client.mergeChangeRequest({ spaceId, changeRequestId: first!.changeRequest.id });
+    await replica.pull(spaceId);
+    const status = await replica.status(spaceId);
+    expect(status.pending).toEqual({
+      pages: { created: [], updated: [pages.intro], deleted: [] },
+      files: { created: [], updated: [], deleted: [] },
+    });
+    expect(status.changeRequest).toBeUndefined();
+    const remote = await remoteTree();
+    expect(remote.map(([id]) => id)).not.toContain(pages.install);
+    const localRows = await localTree(replica);
+    expect(localRows.filter(([id]) => id !== pages.intro)).toEqual(
+      remote.filter(([id]) => id !== pages.intro),
+    );
+    const files = (await replica.client.listFiles({ spaceId })).items.map((file) => file.name).sort();
+    expect(files).toEqual(["logo.png", "notes.txt"]);
+  });
+
+  it("a reader pulls, but the server refuses their push (403): nothing opened, the edits stay pending", async () => {
+    const carol = await server.user("Carol");
+    const { organization } = await alice.client.getSpaceById({ spaceId });
+    await alice.client.inviteUsersToOrganization({
+      organizationId: organization,
+      body: { emails: [{ email: "carol@example.com", role: "read" }] },
+    });
+    const invite = (await carol.client.listUserInvites({})).items[0]!;
+    await carol.client.acceptUserInvite({ invitationId: invite.id });
+    const replica = await replicaOf(local, carol);
+    await replica.pull(spaceId);
+    await replica.client.updatePage({ spaceId, pageId: pages.faq!, body: { markdown: "# FAQ\n\nMine.\n" } });
+    await expect(replica.push(spaceId)).rejects.toMatchObject({ name: "RemoteError", status: 403 });
+    expect((await alice.client.listChangeRequestsForSpace({ spaceId })).items).toEqual([]);
+    expect((await replica.status(spaceId)).pending.pages.updated).toEqual([pages.faq]);
+    expect(replica.online).toBe(true);
+  });
+
+  it("refuses a space it never pulled, naming it, without a request", async () => {
+    const replica = await replicaOf(local);
+    const before = server.requests.length;
+    await expect(replica.push("nope")).rejects.toThrow(/^space: "nope" was never pulled/);
+    await expect(replica.status("nope")).rejects.toThrow(/^space: /);
+    expect(server.requests.length).toBe(before);
+    await expect(replica.pull("nope")).rejects.toMatchObject({ name: "RemoteError", status: 404 });
+  });
+
   it("a push whose answer was lost is retried with the same id: one change request, nothing applied twice", async () => {
     const { hostname, port } = new URL(server.base);
     const proxy = await startCuttingProxy({ host: hostname, port: Number(port) });
     try {
       const replica = await createReplica({ docsbase: local, remote: proxy.base, token: alice.token });
       const offline: unknown[] = [];
+      let online = 0;
       replica.on("offline", (event) => offline.push(event.error));
+      replica.on("online", () => online++);
       await replica.pull(spaceId);
       await replica.client.updatePage({
         spaceId,
@@ -298,6 +365,7 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
 
       const retried = await replica.push(spaceId);
       expect(replica.online).toBe(true);
+      expect(online).toBe(1);
       expect(retried?.changeRequest.id).toBe(opened!.id);
       const after = await alice.client.getChangeRequestById({ spaceId, changeRequestId: opened!.id });
       expect(after.revision).toBe(before.revision);
