@@ -377,6 +377,17 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
       expect(tree.filter((page) => page.id === added.id)).toHaveLength(1);
       expect(tree).toHaveLength(4);
       expect(await replica.push(spaceId)).toBeUndefined();
+
+      // The remote gone: sync resolves, the replica is offline, the new edit stays pending.
+      await proxy.close();
+      await replica.client.updatePage({
+        spaceId,
+        pageId: pages.faq!,
+        body: { markdown: "# FAQ\n\nLater.\n" },
+      });
+      const [status] = await replica.sync();
+      expect(replica.online).toBe(false);
+      expect(status?.pending.pages.updated).toEqual([pages.faq]);
     } finally {
       await proxy.close();
     }
