@@ -307,6 +307,46 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     expect(files).toEqual(["logo.png", "notes.txt"]);
   });
 
+  it("a page tree without markdown: each page is read with getPageInRevisionById, eight at a time", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const pageReads: string[] = [];
+    // A remote whose page list leaves the bodies out (as GitBook's does): only pages are read then.
+    const stripping: typeof fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const reading = /\/revisions\/[^/]+\/page\//.test(url);
+      if (reading) {
+        pageReads.push(url);
+        most = Math.max(most, ++inFlight);
+      }
+      try {
+        const response = await fetch(input, init);
+        if (!/\/revisions\/[^/]+\/pages$/.test(new URL(url).pathname)) return response;
+        const strip = (list: { markdown?: string; pages: unknown[] }[]): unknown[] =>
+          list.map(({ markdown: _markdown, ...page }) => ({ ...page, pages: strip(page.pages as never) }));
+        const { pages: tree } = (await response.json()) as { pages: never[] };
+        return Response.json({ pages: strip(tree) });
+      } finally {
+        if (reading) inFlight--;
+      }
+    };
+    for (let i = 0; i < 20; i++) {
+      await alice.client.createPage({ spaceId, body: { title: `Extra ${i}`, markdown: `# Extra ${i}\n` } });
+    }
+    const replica = await createReplica({
+      docsbase: local,
+      remote: server.base,
+      token: alice.token,
+      fetch: stripping,
+    });
+    await replica.pull(spaceId);
+    expect(pageReads).toHaveLength(25);
+    expect(pageReads.every((url) => url.endsWith("?format=markdown"))).toBe(true);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
+    expect(await localTree(replica)).toEqual(await remoteTree());
+  });
+
   it("a reader pulls, but the server refuses their push (403): nothing opened, the edits stay pending", async () => {
     const carol = await server.user("Carol");
     const { organization } = await alice.client.getSpaceById({ spaceId });
