@@ -249,6 +249,7 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
       const mirror = await writeMirror(tx, world, spaceId, mirrorBase, tree, pulledFiles);
       let pushed = mirror;
       let record = state?.changeRequest;
+      let pendingBase = state?.pendingBase;
       if (!state) {
         await ensureLocalSpace(tx, world, user, { space, organizationTitle }, mirror.id);
       } else {
@@ -268,10 +269,14 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
           head = await rebase(tx, world, mirrorBase!, current, mirror);
         } else {
           // Still open (or none): the pushed changes stay out of pending, rebased like the rest.
-          pushed = await rebase(tx, world, mirrorBase!, previous, mirror);
+          pushed = (await rebase(tx, world, mirrorBase!, previous, mirror)).revision;
           head = await rebase(tx, world, previous, current, pushed);
         }
-        await moveHead(tx, world, spaceId, head.id);
+        // Pending work that collided with the remote's is pushed against the revision it was written
+        // on, not this one: pushed against this one it would silently undo the remote's edit.
+        if (head.collided) pendingBase = state.pendingBase ?? state.remoteRevision;
+        else if (head.revision.id === pushed.id) pendingBase = undefined;
+        await moveHead(tx, world, spaceId, head.revision.id);
       }
       const next: ReplicaSpaceRecord = {
         space: spaceId,
@@ -283,6 +288,7 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
         pageCount,
         files: Object.fromEntries(files.map((file) => [file.id, file.downloadURL])),
         ...(state?.push ? { push: state.push } : {}),
+        ...(pendingBase ? { pendingBase } : {}),
         ...(record && OPEN.has(record.status) ? { changeRequest: record } : {}),
       };
       await writeState(tx, next);
@@ -384,7 +390,7 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
         ...(extending
           ? { changeRequest: state.changeRequest!.id }
           : {
-              revision: state.remoteRevision,
+              revision: state.pendingBase ?? state.remoteRevision,
               ...(pushOptions.subject ? { subject: pushOptions.subject } : {}),
             }),
         ...entries,
@@ -426,7 +432,7 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
     };
     const state = await world.storage.write(async (tx) => {
       const current = (await readState(tx, spaceId))!;
-      const { push: _done, ...rest } = current;
+      const { push: _done, pendingBase: _settled, ...rest } = current;
       const next: ReplicaSpaceRecord = { ...rest, pushed: sent.head, changeRequest: recorded };
       await writeState(tx, next);
       return next;
