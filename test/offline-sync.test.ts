@@ -356,6 +356,14 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     );
     const files = (await replica.client.listFiles({ spaceId })).items.map((file) => file.name).sort();
     expect(files).toEqual(["logo.png", "notes.txt"]);
+
+    // sync(): the later work goes out as a new change request (the first one is merged).
+    const [synced, ...more] = await replica.sync();
+    expect(more).toEqual([]);
+    expect(synced?.pending.pages).toEqual({ created: [], updated: [], deleted: [] });
+    expect(synced?.changeRequest).toMatchObject({ status: "open", result: "update" });
+    expect(synced?.changeRequest?.id).not.toBe(first!.changeRequest.id);
+    expect((await replica.spaces()).map((entry) => entry.space)).toEqual([spaceId]);
   });
 
   it("a page tree without markdown: each page is read with getPageInRevisionById, eight at a time", async () => {
