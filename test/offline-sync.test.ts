@@ -404,6 +404,12 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(8);
     expect(await localTree(replica)).toEqual(await remoteTree());
+    // Again after one page changed: that page alone is read (the others' updatedAt did not move).
+    await alice.client.updatePage({ spaceId, pageId: pages.faq!, body: { markdown: "# FAQ\n\nNew.\n" } });
+    pageReads.length = 0;
+    await replica.pull(spaceId);
+    expect(pageReads.map((url) => new URL(url).pathname.split("/").at(-1))).toEqual([pages.faq]);
+    expect(await localTree(replica)).toEqual(await remoteTree());
   });
 
   it("a reader pulls, but the server refuses their push (403): nothing opened, the edits stay pending", async () => {
