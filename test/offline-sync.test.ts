@@ -442,6 +442,21 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     expect(intro.markdown).toBe("# Intro\n\nTwo.\n");
   });
 
+  it("another user's token on the same replica storage: asked of the remote, a local user of its own", async () => {
+    const first = await replicaOf(local);
+    await first.pull(spaceId);
+    const before = server.requests.length;
+    const again = await replicaOf(local);
+    expect(again.user).toBe(alice.id);
+    expect(again.token).toBe(first.token);
+    expect(server.requests.length).toBe(before);
+    const other = await replicaOf(local, bob);
+    expect(other.user).toBe(bob.id);
+    expect(server.requests.slice(before)).toEqual(["GET /v1/user"]);
+    const space = await other.client.getSpaceById({ spaceId });
+    expect(space.id).toBe(spaceId);
+  });
+
   it("a reader pulls, but the server refuses their push (403): nothing opened, the edits stay pending", async () => {
     const carol = await server.user("Carol");
     const { organization } = await alice.client.getSpaceById({ spaceId });

@@ -9,6 +9,7 @@ import type { ReadTransaction } from "../core/storage/port.js";
 import type { Operations } from "../core/operations.js";
 import { type ReplicaSpaceRecord, replicaOriginsTable, replicaSpacesTable } from "../core/replicas/tables.js";
 import { spacesTable } from "../core/spaces/tables.js";
+import { hashToken } from "../core/users/tokens.js";
 import { type PulledFile, pendingBetween, pushEntries, rebase, writeMirror } from "./local.js";
 import {
   type RemoteChangeRequest,
@@ -70,10 +71,11 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
   });
 
   // The user is known from an earlier session when offline; asked of the remote the first time.
+  // (Another token than the one it was learnt from asks again: it may be another user's.)
   let origin = await world.storage.read((tx) => tx.get(replicaOriginsTable, base));
-  if (!origin) {
+  if (origin?.remoteToken !== hashToken(options.token)) {
     const user = await remote.call<RemoteUser>("GET", "/user");
-    origin = await world.storage.write((tx) => ensureOrigin(tx, world, base, user));
+    origin = await world.storage.write((tx) => ensureOrigin(tx, world, base, user, options.token));
   }
   const { user, localToken } = origin;
   const client = options.docsbase.as({ userId: user }) as Client<Operations>;
