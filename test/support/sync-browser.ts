@@ -46,7 +46,7 @@ export interface Remote {
   readonly server: ServeProcess;
   /** Replicates the space (its admin). */
   readonly alice: RemoteUser;
-  /** Edits the space on the server meanwhile (an admin of it too). */
+  /** Edits the space on the server meanwhile (an admin of the organization too). */
   readonly bob: RemoteUser;
   readonly space: string;
   /** Page ids by title: "Install", "Configure", "Upgrade", "Old notes". */
@@ -75,7 +75,8 @@ export async function startRemote(): Promise<Remote> {
     const bob = await user("Bob");
     const org = await must(alice.api, "POST", "/orgs", { title: "Docs team" });
     const space = await must(alice.api, "POST", `/orgs/${org.id}/spaces`, { title: "Handbook" });
-    await must(alice.api, "POST", `/spaces/${space.id}/permissions`, { role: "admin", users: [bob.id] });
+    const invite = await must(alice.api, "POST", `/orgs/${org.id}/link-invites`, { role: "admin" });
+    await must(bob.api, "POST", `/orgs/${org.id}/invites/${invite.id}`);
     const pages: Record<string, string> = {};
     for (const title of ["Install", "Configure", "Upgrade", "Old notes"]) {
       const page = await must(alice.api, "POST", `/spaces/${space.id}/content/pages`, {
