@@ -30,6 +30,7 @@ const CLI = [
   "test/noisy-neighbour.test.ts",
   "test/outbound.test.ts",
   "test/quickstart.test.ts",
+  "test/offline-sync.test.ts",
 ];
 const POSTGRES = ["test/postgres/**/*.test.ts", "test/cli-postgres.test.ts", "test/conformance/**/*.test.ts"];
 /**

@@ -405,7 +405,16 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
     tokenCache?.clear();
     rateLimiter?.clear();
   };
-  internals.set(docsbase, { handleRequest, routes: handle.routes, answerRouted, forgetState });
+  internals.set(docsbase, {
+    handleRequest,
+    routes: handle.routes,
+    answerRouted,
+    forgetState,
+    world: async () => {
+      await ready();
+      return world;
+    },
+  });
   return docsbase;
 }
 
@@ -420,8 +429,18 @@ const internals = new WeakMap<
     routes: readonly HttpRoute[];
     answerRouted: AnswerRouted;
     forgetState: () => void;
+    world: () => Promise<World>;
   }
 >();
+
+/**
+ * The world of an instance (its counted storage, clock, ids, cache), once its storage is ready: for
+ * modules that build on core internals beside the operations (the replica of `docsbase/sync` writes
+ * a pulled revision in one transaction). Internal: not exported by the package.
+ */
+export function worldOf(docsbase: Docsbase): Promise<World> {
+  return internalsOf(docsbase).world();
+}
 
 /**
  * Drops what an instance keeps in memory of its storage's contents (derived values, tokens) and

@@ -65,6 +65,7 @@ describe("runtime boundaries", () => {
     "src/adapters/memory/index.ts",
     "src/adapters/indexeddb/index.ts",
     "src/testing/double.ts",
+    "src/sync/index.ts",
   ])("%s bundles for the browser platform", async (entry) => {
     const result = await build({
       entryPoints: [join(root, entry)],

@@ -17,6 +17,7 @@ import { defineModule } from "./module.js";
 import { openAPIModule } from "./openapi/module.js";
 import { organizationsModule } from "./organizations/module.js";
 import { publishedModule } from "./published/module.js";
+import { replicasModule } from "./replicas/module.js";
 import { searchModule } from "./search/module.js";
 import { sitesModule } from "./sites/module.js";
 import { sequencesTable } from "./shared/sequence.js";
@@ -63,4 +64,5 @@ export const MODULES = [
   agentInstructionsModule,
   translationsModule,
   conversationsModule,
+  replicasModule,
 ] as const;

@@ -1,0 +1,20 @@
+/**
+ * `docsbase/sync`: a local docsbase as a replica of spaces of a remote docsbase, edited offline and
+ * pushed back as change requests. Imports nothing runtime-specific: it runs in pages, workers,
+ * service workers, Node, Deno and Bun, and talks to the remote only with `fetch`. See docs/offline.md.
+ *
+ * @module
+ */
+export {
+  createReplica,
+  type PullResult,
+  type PushResult,
+  type Replica,
+  type ReplicaOptions,
+  type ReplicaStatus,
+  type Resolution,
+} from "./replica.js";
+export type { ReplicaEventMap } from "./events.js";
+export type { PendingChanges } from "./local.js";
+export { RemoteError, ReplicaOfflineError } from "./remote.js";
+export type { MergeConflict } from "../core/content-tree/merge.js";
