@@ -54,18 +54,21 @@ export type ReplicaRequest =
   /** Post the status of every replicated space back to this page. */
   | { readonly type: "docsbase-status" };
 
-/** An event a worker keeps alive until its promise settles. */
-interface ExtendableEvent {
+/** An event the worker stays alive for until the promises given to `waitUntil` settle. */
+export interface WorkerExtendableEvent {
   waitUntil(promise: Promise<unknown>): void;
 }
-interface FetchEvent extends ExtendableEvent {
+/** A page's request to the worker. */
+export interface WorkerFetchEvent extends WorkerExtendableEvent {
   readonly request: Request;
   respondWith(response: Promise<Response>): void;
 }
-interface SyncEvent extends ExtendableEvent {
+/** A Background Sync firing for `tag`. */
+export interface WorkerSyncEvent extends WorkerExtendableEvent {
   readonly tag: string;
 }
-interface MessageEvent extends ExtendableEvent {
+/** A page's `postMessage` to the worker. */
+export interface WorkerMessageEvent extends WorkerExtendableEvent {
   readonly data: unknown;
   readonly source: { postMessage(message: ReplicaMessage): void } | null;
 }
@@ -83,9 +86,9 @@ export interface ServiceWorkerScope {
       includeUncontrolled: boolean;
     }): Promise<readonly { postMessage(message: ReplicaMessage): void }[]>;
   };
-  addEventListener(type: "fetch", listener: (event: FetchEvent) => void): void;
-  addEventListener(type: "sync", listener: (event: SyncEvent) => void): void;
-  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  addEventListener(type: "fetch", listener: (event: WorkerFetchEvent) => void): void;
+  addEventListener(type: "sync", listener: (event: WorkerSyncEvent) => void): void;
+  addEventListener(type: "message", listener: (event: WorkerMessageEvent) => void): void;
   addEventListener(type: "online", listener: () => void): void;
 }
 
