@@ -69,17 +69,28 @@ describe.skipIf(chromiumMissing)("a replica in a service worker, in Chromium", (
     page.evaluate(([m, p, b]) => (globalThis as any).api(m, p, b), [method, path, body] as const);
   const post = (page: Page, message: unknown) =>
     page.evaluate((data) => navigator.serviceWorker.controller!.postMessage(data), message);
-  /** Waits for the worker's next message matching `expected` (after the first `from` messages). */
+  /**
+   * Waits for the worker's next message matching `expected` (after the first `from` messages);
+   * a failed sync before it fails the test with the worker's message.
+   */
   const message = async (page: Page, from: number, expected: Record<string, unknown>): Promise<any> => {
     const handle = await page.waitForFunction(
       ([skip, wanted]) =>
         (globalThis as any).messages
           .slice(skip)
-          .find((data: any) => Object.entries(wanted).every(([key, value]) => data[key] === value)),
+          .find(
+            (data: any) =>
+              data.type === "docsbase-sync-error" ||
+              Object.entries(wanted).every(([key, value]) => data[key] === value),
+          ),
       [from, expected] as const,
       { timeout: 60_000 },
     );
-    return handle.jsonValue();
+    const found = await handle.jsonValue();
+    if (found.type === "docsbase-sync-error" && expected["type"] !== found.type) {
+      throw new Error(`the worker's sync failed (${found.trigger}): ${found.message}`);
+    }
+    return found;
   };
   const count = (page: Page) => page.evaluate(() => (globalThis as any).messages.length as number);
   const openChangeRequests = () =>
