@@ -39,6 +39,7 @@ import { benchNoisyNeighbour } from "./noisy-neighbour.js";
 import { benchEmbeds } from "./embeds.js";
 import { benchReusableContents } from "./reusable-contents.js";
 import { benchMentions } from "./mentions.js";
+import { benchSyncPull } from "./sync-pull.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -152,6 +153,8 @@ const parts = {
   "reusable-contents": benchReusableContents,
   // Issue 23, item 4: a reader token's reads of the users its revision mentions.
   mentions: benchMentions,
+  // Issue 26: a 5,000-page pull into a replica (docsbase/sync), and the pulls after it.
+  "sync-pull": benchSyncPull,
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {

@@ -6,7 +6,9 @@ import { memoryStorage } from "../src/adapters/memory/index.js";
 import { sqliteStorage } from "../src/adapters/sqlite/index.js";
 import { createDocsbase, type Docsbase } from "../src/docsbase.js";
 import type { Storage } from "../src/core/storage/port.js";
-import { createReplica, type Replica } from "../src/sync/index.js";
+import { createReplica, type Replica, ReplicaOfflineError } from "../src/sync/index.js";
+import { startCuttingProxy } from "./support/cutting-proxy.js";
+import { seedLargeSpace } from "./support/large-space.js";
 import { type ServerUser, type SyncServer, startSyncServer } from "./support/sync-server.js";
 
 /**
@@ -139,4 +141,224 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     expect(again).toMatchObject({ changed: false, pages: 5, files: 1 });
     expect(server.requests.slice(before)).toEqual([`GET /v1/spaces/${spaceId}`]);
   });
+
+  /** Bob changes the guide's first line in a change request and merges it. */
+  const bobEditsGuide = async () => {
+    const request = await bob.client.createChangeRequest({ spaceId, body: { subject: "Bob's guide" } });
+    await bob.client.updatePageInChangeRequest({
+      spaceId,
+      changeRequestId: request.id,
+      pageId: pages.guide!,
+      body: { markdown: "# Guide\n\nLine one, by Bob.\n\nLine two.\n" },
+    });
+    await bob.client.mergeChangeRequest({ spaceId, changeRequestId: request.id });
+    return request.id;
+  };
+
+  it("edits offline, survive a restart, push as one change request, resolve, merge, pull", async () => {
+    let replica = await replicaOf(local);
+    await replica.pull(spaceId);
+    const spaceEvents: string[] = [];
+    const listen = (target: Replica) => {
+      target.on("pulled", (event) => spaceEvents.push(`pulled:${event.changed}`));
+      target.on("pushed", (event) => spaceEvents.push(`pushed:${event.result}`));
+      target.on("conflict", (event) =>
+        spaceEvents.push(`conflict:${event.conflicts.map((c) => "page" in c && c.page)}`),
+      );
+    };
+    // Offline edits: two pages changed, one added, one deleted.
+    await replica.client.updatePage({
+      spaceId,
+      pageId: pages.intro!,
+      body: { markdown: "# Intro\n\nWritten offline.\n" },
+    });
+    await replica.client.updatePage({
+      spaceId,
+      pageId: pages.guide!,
+      body: { markdown: "# Guide\n\nLine one, offline.\n\nLine two.\n" },
+    });
+    const added = await replica.client.createPage({
+      spaceId,
+      body: { title: "Upgrade", markdown: "# Upgrade\n\nNew page.\n", parent: pages.guide! },
+    });
+    await replica.client.deletePage({ spaceId, pageId: pages.faq! });
+    const expected = {
+      pages: {
+        created: [added.id],
+        updated: [pages.guide!, pages.intro!].sort(),
+        deleted: [pages.faq!],
+      },
+      files: { created: [], updated: [], deleted: [] },
+    };
+    expect((await replica.status(spaceId)).pending).toEqual(expected);
+
+    // Restart: a new docsbase over the same storage; the pending changes are still there.
+    await local.close();
+    local = store.open();
+    replica = await replicaOf(local);
+    listen(replica);
+    expect((await replica.status(spaceId)).pending).toEqual(expected);
+
+    // Meanwhile Bob changed the same line of the guide, and merged.
+    await bobEditsGuide();
+    const pushed = await replica.push(spaceId, { subject: "Offline edits" });
+    expect(pushed).toMatchObject({ result: "conflicts", conflicts: [{ page: pages.guide }] });
+    const requests = await alice.client.listChangeRequestsForSpace({ spaceId, status: "open" });
+    expect(requests.items.map((request) => request.id)).toEqual([pushed!.changeRequest.id]);
+    expect(requests.items[0]!.subject).toBe("Offline edits");
+    const status = await replica.status(spaceId);
+    expect(status.pending.pages).toEqual({ created: [], updated: [], deleted: [] });
+    expect(status.changeRequest).toMatchObject({
+      id: pushed!.changeRequest.id,
+      status: "open",
+      result: "conflicts",
+    });
+    expect(spaceEvents).toEqual(["conflict:" + pages.guide, "pushed:conflicts"]);
+
+    // Resolve: the guide takes the change request's version; then the server merges it.
+    const resolved = await replica.resolve(spaceId, { pages: { [pages.guide!]: "changeRequest" } });
+    expect(resolved.result).toBe("update");
+    const merged = await alice.client.mergeChangeRequest({
+      spaceId,
+      changeRequestId: pushed!.changeRequest.id,
+    });
+    expect(merged.result).toBe("merge");
+
+    const pulled = await replica.pull(spaceId);
+    expect(pulled).toMatchObject({ changed: true, pages: 5 });
+    expect(pulled.revision).toBe((await alice.client.getSpaceById({ spaceId })).revision);
+    expect(await localTree(replica)).toEqual(await remoteTree());
+    const after = await replica.status(spaceId);
+    expect(after.pending).toEqual({
+      pages: { created: [], updated: [], deleted: [] },
+      files: { created: [], updated: [], deleted: [] },
+    });
+    const guide = await alice.client.getPageById({ spaceId, pageId: pages.guide!, format: "markdown" });
+    expect(guide.markdown).toContain("Line one, offline.");
+    expect(spaceEvents.at(-1)).toBe("pulled:true");
+    // Nothing left to push.
+    expect(await replica.push(spaceId)).toBeUndefined();
+  });
+
+  it("a pull with pending work keeps it, rebased on the new remote revision", async () => {
+    const replica = await replicaOf(local);
+    await replica.pull(spaceId);
+    await replica.client.updatePage({
+      spaceId,
+      pageId: pages.intro!,
+      body: { markdown: "# Intro\n\nWritten offline.\n" },
+    });
+    await bobEditsGuide();
+    await replica.pull(spaceId);
+    const intro = await replica.client.getPageById({ spaceId, pageId: pages.intro!, format: "markdown" });
+    const guide = await replica.client.getPageById({ spaceId, pageId: pages.guide!, format: "markdown" });
+    expect(intro.markdown).toBe("# Intro\n\nWritten offline.\n");
+    expect(guide.markdown).toContain("Line one, by Bob.");
+    expect((await replica.status(spaceId)).pending.pages).toEqual({
+      created: [],
+      updated: [pages.intro],
+      deleted: [],
+    });
+  });
+
+  it("nothing pending: push sends nothing", async () => {
+    const replica = await replicaOf(local);
+    await replica.pull(spaceId);
+    const before = server.requests.length;
+    expect(await replica.push(spaceId)).toBeUndefined();
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("a push whose answer was lost is retried with the same id: one change request, nothing applied twice", async () => {
+    const { hostname, port } = new URL(server.base);
+    const proxy = await startCuttingProxy({ host: hostname, port: Number(port) });
+    try {
+      const replica = await createReplica({ docsbase: local, remote: proxy.base, token: alice.token });
+      const offline: unknown[] = [];
+      replica.on("offline", (event) => offline.push(event.error));
+      await replica.pull(spaceId);
+      await replica.client.updatePage({
+        spaceId,
+        pageId: pages.intro!,
+        body: { markdown: "# Intro\n\nWritten offline.\n" },
+      });
+      const added = await replica.client.createPage({
+        spaceId,
+        body: { title: "Upgrade", markdown: "New.\n" },
+      });
+      const cut = proxy.cutAnswerTo(/^PUT \/v1\/spaces\/[^/]+\/pushes\//);
+      await expect(replica.push(spaceId, { subject: "Offline" })).rejects.toBeInstanceOf(ReplicaOfflineError);
+      await cut;
+      expect(replica.online).toBe(false);
+      expect(offline).toHaveLength(1);
+      // The server did apply it: one change request, holding the edits.
+      const [opened, ...others] = (await alice.client.listChangeRequestsForSpace({ spaceId })).items;
+      expect(others).toEqual([]);
+      const before = await alice.client.getChangeRequestById({ spaceId, changeRequestId: opened!.id });
+
+      const retried = await replica.push(spaceId);
+      expect(replica.online).toBe(true);
+      expect(retried?.changeRequest.id).toBe(opened!.id);
+      const after = await alice.client.getChangeRequestById({ spaceId, changeRequestId: opened!.id });
+      expect(after.revision).toBe(before.revision);
+      expect((await alice.client.listChangeRequestsForSpace({ spaceId })).items).toHaveLength(1);
+      const { pages: tree } = await alice.client.listPagesInChangeRequest({
+        spaceId,
+        changeRequestId: opened!.id,
+      });
+      expect(tree.filter((page) => page.id === added.id)).toHaveLength(1);
+      expect(tree).toHaveLength(4);
+      expect(await replica.push(spaceId)).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe.each(Object.keys(stores))("a 5,000-page space on a %s replica", (kind) => {
+  it("pulls all 5,000 pages; a pull after one page changed costs three requests", async () => {
+    const storage = memoryStorage();
+    const server = await startSyncServer(storage);
+    const store = stores[kind]!();
+    const local = store.open();
+    try {
+      const alice = await server.user("Alice");
+      const org = await alice.client.createOrganization({ body: { title: "Acme" } });
+      const { id: spaceId } = await alice.client.createSpace({
+        organizationId: org.id,
+        body: { title: "Big" },
+      });
+      const ids = await seedLargeSpace(storage, spaceId, 5000, { markdownBytes: 512 });
+      const replica = await createReplica({ docsbase: local, remote: server.base, token: alice.token });
+      const pulled = await replica.pull(spaceId);
+      expect(pulled).toMatchObject({ changed: true, pages: 5000 });
+      const { pages: tree } = await replica.client.listPages({ spaceId });
+      const count = (list: typeof tree): number => list.reduce((n, page) => n + 1 + count(page.pages), 0);
+      expect(count(tree)).toBe(5000);
+      expect(tree).toHaveLength(50);
+      const sample = ids[4321]!;
+      const [remotePage, localPage] = await Promise.all([
+        alice.client.getPageById({ spaceId, pageId: sample, format: "markdown" }),
+        replica.client.getPageById({ spaceId, pageId: sample, format: "markdown" }),
+      ]);
+      expect(localPage.markdown).toBe(remotePage.markdown);
+      expect(localPage.path).toBe(remotePage.path);
+
+      await alice.client.updatePage({ spaceId, pageId: sample, body: { markdown: "# Changed\n" } });
+      const before = server.requests.length;
+      expect(await replica.pull(spaceId)).toMatchObject({ changed: true, pages: 5000 });
+      expect(server.requests.slice(before).map((request) => request.split("?")[0])).toEqual([
+        `GET /v1/spaces/${spaceId}`,
+        expect.stringMatching(/\/pages$/),
+        expect.stringMatching(/\/files$/),
+      ]);
+      const changed = await replica.client.getPageById({ spaceId, pageId: sample, format: "markdown" });
+      expect(changed.markdown).toBe("# Changed\n");
+      expect((await replica.status(spaceId)).pending.pages.updated).toEqual([]);
+    } finally {
+      await local.close();
+      await server.close();
+      store.cleanup();
+    }
+  }, 120_000);
 });

@@ -30,6 +30,7 @@ const EXTENSIONS = new Set([
   "declineUserInvite",
   "verifySiteHostname",
   "approveSiteHostname",
+  "pushChangeRequest",
   ...[
     "createPage",
     "updatePage",

@@ -186,6 +186,14 @@ export async function createFuzzFixture() {
   };
   const event = ((await api("GET", "/integrations/fuzz-tool/events")).items as { id: string }[])[0]?.id ?? "";
 
+  // A push of offline edits (pushChangeRequest): its id is the path parameter `pushId`.
+  const pushId = "fuzz-push-0001";
+  await api("PUT", `/spaces/${space}/pushes/${pushId}`, {
+    revision,
+    subject: "Pushed",
+    pages: [{ id: "fuzz-pushed-page", parent: null, title: "Pushed", markdown: "pushed" }],
+  });
+
   // Routes outside the registry: a file download and a PDF export, named by their URLs.
   const download = new URL(file.downloadURL as string).pathname.split("/");
   const pdf = new URL((await api("GET", `/spaces/${space}/change-requests/${cr}/pdf`)).url as string)
@@ -229,6 +237,7 @@ export async function createFuzzFixture() {
     clusterId: issues.map((item) => item.issue.cluster),
     eventId: [event],
     installationId: [installation.id],
+    pushId: [pushId],
   };
   /**
    * Well-formed reads over everything stored: what one accepted write must not break for the

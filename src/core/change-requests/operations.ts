@@ -7,7 +7,6 @@ import { inOrganization } from "../permissions/organization.js";
 import { defineOperation } from "../registry.js";
 import { conflict } from "../shared/errors.js";
 import { LARGE_ITEMS_PAGE_CHARS, listOf, pageQuery, paginate } from "../shared/pagination.js";
-import { nextSequence } from "../shared/sequence.js";
 import { pathParam } from "../shared/schema.js";
 import { onSpace } from "../spaces/access.js";
 import { spacePermissions } from "../spaces/permissions.js";
@@ -17,7 +16,7 @@ import { changesOperations } from "./changes.js";
 import { contributorOperations } from "./contributors.js";
 import { recordContribution } from "./contributions.js";
 import { mergeOperations } from "./merging.js";
-import { nextNumber, saveChangeRequest } from "./records.js";
+import { newChangeRequest, saveChangeRequest } from "./records.js";
 import { isRequestedReviewer } from "./reviewers.js";
 import { presentChangeRequest } from "./present.js";
 import { UserPresenter } from "../users/present.js";
@@ -62,24 +61,14 @@ export const createChangeRequest = defineOperation({
       const changes = await templateChanges(tx, scope, body.template, target, "body.template");
       revision = (await commitRevision(tx, scope, { space: space.id, base: initial, changes })).record.id;
     }
-    const now = scope.clock().toISOString();
-    const record: ChangeRequestRecord = {
-      id: scope.ids(),
-      space: space.id,
-      organization: space.organization,
-      number: await nextNumber(tx, space.id),
-      // Ordered across the organization (listChangeRequestsForOrganization).
-      seq: await nextSequence(tx, space.organization),
+    const record = await newChangeRequest(tx, scope, space, {
       status: body.status ?? "open",
       subject: body.subject ?? "",
       createdBy: requireCaller(scope).userId,
-      createdAt: now,
-      updatedAt: now,
       revision,
       revisionInitial: initial.record.id,
       contributors: body.template ? [requireCaller(scope).userId] : [],
-      comments: 0,
-    };
+    });
     const updated = await saveChangeRequest(tx, space, record, undefined);
     // A template's pages are the creator's first edit.
     if (body.template) await recordContribution(tx, scope, record.id, record.createdBy, "edit");

@@ -1,3 +1,5 @@
+import { nextSequence } from "../shared/sequence.js";
+import type { World } from "../shared/world.js";
 import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
 import { type ChangeRequestRecord, type ChangeRequestStatus, changeRequestsTable } from "./tables.js";
 import { type SpaceRecord, spacesTable } from "../spaces/tables.js";
@@ -61,4 +63,32 @@ export async function saveChangeRequest(
   const updated: SpaceRecord = { ...space, ...spaceChanges, counters };
   await tx.put(spacesTable, updated);
   return updated;
+}
+
+/**
+ * A new change request of `space` by `createdBy`, opened from the revision `revisionInitial` (its
+ * head is `revision`), numbered next in the space. Stored by {@link saveChangeRequest}.
+ */
+export async function newChangeRequest(
+  tx: WriteTransaction,
+  world: Pick<World, "ids" | "clock">,
+  space: SpaceRecord,
+  fields: Pick<
+    ChangeRequestRecord,
+    "status" | "subject" | "createdBy" | "revision" | "revisionInitial" | "contributors"
+  >,
+): Promise<ChangeRequestRecord> {
+  const now = world.clock().toISOString();
+  return {
+    id: world.ids(),
+    space: space.id,
+    organization: space.organization,
+    number: await nextNumber(tx, space.id),
+    // Ordered across the organization (listChangeRequestsForOrganization).
+    seq: await nextSequence(tx, space.organization),
+    ...fields,
+    createdAt: now,
+    updatedAt: now,
+    comments: 0,
+  };
 }

@@ -33,6 +33,9 @@ const variables = z.record(
   z.string().max(10_000),
 );
 
+/** The field schemas of a page, with the limits every write of a page applies. */
+export const pageFieldSchemas = { title, markdown, slug, emoji, description, variables };
+
 export const createPageBody = z.object({
   title,
   markdown: markdown.optional(),

@@ -1,15 +1,8 @@
-import { generateKeyBetween } from "fractional-indexing";
-import { imageSize } from "image-size";
 import * as z from "zod";
 import { created, defineOperation, deleted, keyed } from "../registry.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
 import { pathParam } from "../shared/schema.js";
-import {
-  type BlobRecord,
-  type FileVersionRecord,
-  type PageVersionRecord,
-  blobsTable,
-} from "../content-tree/tables.js";
+import type { PageVersionRecord } from "../content-tree/tables.js";
 import { fileSchema, pageSchema, presentFile, presentPage, subtreeVersions } from "./present.js";
 import { renderingFor, storeWrittenMarkdown } from "../link-references/markdown-links.js";
 import { resolverFor } from "../link-references/lookup.js";
@@ -18,6 +11,7 @@ import { onDraft, pathParamOf } from "./access.js";
 import { commitDraft } from "./target.js";
 import { slugify } from "../content-tree/tree.js";
 import { createPageBody, updatePageBody, uploadFileBody } from "./write-bodies.js";
+import { endOf, fileVersionOf, optionalPageFields } from "./versions.js";
 
 /**
  * Content writes, docsbase's own operations (the reference has none): create, update, move and delete pages,
@@ -53,9 +47,6 @@ async function requireParentPage(content: Revision, parent: string | undefined):
   if (!(await content.hasPage(parent))) throw badRequest(`body.parent: no page "${parent}" in this content`);
   return parent;
 }
-
-const endOf = async (content: Revision, parent: string) =>
-  generateKeyBetween((await content.lastChild(parent))?.position ?? null, null);
 
 /** The operation ids of one family, each written out where the family is declared. */
 interface WriteIds {
@@ -120,9 +111,7 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
         slug,
         markdown,
         hidden: body.hidden ?? false,
-        ...(body.emoji ? { emoji: body.emoji } : {}),
-        ...(body.description ? { description: body.description } : {}),
-        ...(body.variables ? { variables: body.variables } : {}),
+        ...optionalPageFields(body),
         createdAt: now,
         updatedAt: now,
       };
@@ -214,25 +203,7 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
     response: fileSchema,
     status: 201,
     async run(scope, { params, body }) {
-      const { tx } = scope;
-      const bytes = Uint8Array.from(atob(body.data), (char) => char.charCodeAt(0));
-      // Storage adapters allow awaiting a digest inside a transaction (see the IndexedDB adapter).
-      const hash = await sha256(bytes);
-      if (!(await tx.get(blobsTable, hash))) {
-        const blob: BlobRecord = { hash, data: body.data, size: bytes.length };
-        await tx.put(blobsTable, blob);
-      }
-      const dimensions = body.contentType.startsWith("image/") ? measure(bytes) : undefined;
-      const version: FileVersionRecord = {
-        id: scope.ids(),
-        file: scope.ids(),
-        name: body.name,
-        contentType: body.contentType,
-        blob: hash,
-        size: bytes.length,
-        ...(dimensions ? { dimensions } : {}),
-        createdAt: scope.clock().toISOString(),
-      };
+      const version = await fileVersionOf(scope.tx, scope, scope.ids(), body);
       await commitDraft(scope, { files: new Map([[version.file, version]]) });
       const file = presentFile(scope, version.file, version);
       return created(scope, file, `${family.prefix}/files/{fileId}`, { ...params, fileId: version.file });
@@ -260,21 +231,6 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
 }
 
 const notFoundPage = (id: string) => notFound(`Page "${id}" not found`);
-
-/** Image dimensions from the bytes, or undefined for formats image-size does not know. */
-function measure(bytes: Uint8Array): { width: number; height: number } | undefined {
-  try {
-    const { width, height } = imageSize(bytes);
-    return width && height ? { width, height } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
 
 /** Writes to a space's live content. */
 export const spaceContentWrites = writeOperations({
