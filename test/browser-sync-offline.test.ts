@@ -103,8 +103,17 @@ describe.skipIf(chromiumMissing)("offline edits in Chromium come back as a chang
         markdown: expect.stringContaining("offline edit"),
       });
 
-      // Offline, a sync reports it and sends nothing.
-      await run(page, "sync");
+      // Offline, a push fails as offline and reaches nothing; the push it stored (with its
+      // subject) is the one sent later.
+      const attempt = await page.evaluate(
+        (id) =>
+          (globalThis as any).syncScenario.push(id, "Offline edits").then(
+            () => "pushed",
+            (error: Error) => error.name,
+          ),
+        space,
+      );
+      expect(attempt).toBe("ReplicaOfflineError");
       expect(await run(page, "online")).toBe(false);
       expect((await run<any[]>(page, "events")).map((event) => event.event)).toContain("offline");
       expect(site.passed.filter((request) => request.includes("/pushes/"))).toEqual([]);
@@ -113,7 +122,7 @@ describe.skipIf(chromiumMissing)("offline edits in Chromium come back as a chang
       await editAndMerge(bob, space, pages["Install"]!, "# Install\n\nRun the installer, server edit.");
 
       await context.setOffline(false);
-      const pushed: any = await run(page, "push", space, "Offline edits");
+      const pushed: any = await run(page, "push", space);
       expect(pushed.result).toBe("conflicts");
       expect(pushed.conflicts).toEqual([expect.objectContaining({ page: pages["Install"] })]);
       const opened = await alice.api.listAll(`/spaces/${space}/change-requests?status=open`);
