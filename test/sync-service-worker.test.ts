@@ -9,6 +9,7 @@ import {
   type ServedReplica,
   type ServiceWorkerScope,
 } from "../src/sync/service-worker.js";
+import type { ReplicaStatus } from "../src/sync/index.js";
 
 /**
  * `serveReplica`'s own rules, in Node with a stand-in for the service worker's global scope and a
@@ -53,7 +54,7 @@ function world(options: { backgroundSync?: boolean; syncAfterWrites?: boolean } 
       if (this.hold) await new Promise<void>((resolve) => (release = resolve));
     },
     async spaces() {
-      return this.pulled.map((space) => ({ space }));
+      return this.pulled.map((space) => ({ space }) as ReplicaStatus);
     },
     on(event: ReplicaEventName, listener: (payload: unknown) => void) {
       events.set(event, [...(events.get(event) ?? []), listener]);

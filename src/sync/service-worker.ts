@@ -1,4 +1,5 @@
 import type { Docsbase } from "../docsbase.js";
+import type { ReplicaStatus } from "./replica.js";
 
 /**
  * A replica in a service worker (issue 26, docs/offline.md "In a service worker"): the worker
@@ -24,7 +25,7 @@ export interface ServedReplica {
   readonly online: boolean;
   pull(spaceId: string): Promise<unknown>;
   sync(): Promise<unknown>;
-  spaces(): Promise<readonly unknown[]>;
+  spaces(): Promise<readonly ReplicaStatus[]>;
   on(event: ReplicaEventName, listener: (payload: unknown) => void): () => void;
 }
 
@@ -40,12 +41,12 @@ export type ReplicaMessage =
       readonly type: "docsbase-synced";
       readonly trigger: SyncTrigger;
       readonly online: boolean;
-      readonly spaces: readonly unknown[];
+      readonly spaces: readonly ReplicaStatus[];
     }
   /** A sync failed for another reason than being offline. */
   | { readonly type: "docsbase-sync-error"; readonly trigger: SyncTrigger; readonly message: string }
   /** The answer to a page's `{type: "docsbase-status"}`, posted to that page only. */
-  | { readonly type: "docsbase-status"; readonly online: boolean; readonly spaces: readonly unknown[] };
+  | { readonly type: "docsbase-status"; readonly online: boolean; readonly spaces: readonly ReplicaStatus[] };
 
 /** What a page may post to the worker. */
 export type ReplicaRequest =
@@ -166,14 +167,14 @@ export function serveReplica<R extends ServedReplica>(
   const runOnce = async (trigger: SyncTrigger, spaces: Iterable<string>) => {
     const created = await replica;
     try {
-      const known = new Set((await created.spaces()).map((status) => (status as { space: string }).space));
+      const known = new Set((await created.spaces()).map((status) => status.space));
       for (const space of spaces) if (!known.has(space)) await created.pull(space);
       await created.sync();
       await broadcast({
         type: "docsbase-synced",
         trigger,
         online: created.online,
-        spaces: cloneable(await created.spaces()) as unknown[],
+        spaces: cloneable(await created.spaces()) as ReplicaStatus[],
       });
       return created.online;
     } catch (error) {
@@ -241,7 +242,7 @@ export function serveReplica<R extends ServedReplica>(
           event.source?.postMessage({
             type: "docsbase-status",
             online: created.online,
-            spaces: cloneable(await created.spaces()) as unknown[],
+            spaces: cloneable(await created.spaces()) as ReplicaStatus[],
           }),
         ),
       );
