@@ -269,13 +269,120 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     expect(server.requests.length).toBe(before);
   });
 
+  it("a later push extends the open change request; once merged, a pull leaves only later work pending", async () => {
+    const replica = await replicaOf(local);
+    await replica.pull(spaceId);
+    await replica.client.updatePage({ spaceId, pageId: pages.faq!, body: { markdown: "# FAQ\n\nOne.\n" } });
+    const first = await replica.push(spaceId, { subject: "Two pushes" });
+    expect(first?.result).toBe("update");
+    await replica.client.deletePage({ spaceId, pageId: pages.install! });
+    await replica.client.uploadFile({
+      spaceId,
+      body: { name: "notes.txt", contentType: "text/plain", data: base64(new TextEncoder().encode("hi")) },
+    });
+    const second = await replica.push(spaceId);
+    expect(second?.changeRequest.id).toBe(first!.changeRequest.id);
+    expect((await alice.client.listChangeRequestsForSpace({ spaceId })).items).toHaveLength(1);
+    // Written after the push: stays pending through the merge and the pull.
+    await replica.client.updatePage({
+      spaceId,
+      pageId: pages.intro!,
+      body: { markdown: "# Intro\n\nLater.\n" },
+    });
+    await alice.client.mergeChangeRequest({ spaceId, changeRequestId: first!.changeRequest.id });
+    await replica.pull(spaceId);
+    const status = await replica.status(spaceId);
+    expect(status.pending).toEqual({
+      pages: { created: [], updated: [pages.intro], deleted: [] },
+      files: { created: [], updated: [], deleted: [] },
+    });
+    expect(status.changeRequest).toBeUndefined();
+    const remote = await remoteTree();
+    expect(remote.map(([id]) => id)).not.toContain(pages.install);
+    const localRows = await localTree(replica);
+    expect(localRows.filter(([id]) => id !== pages.intro)).toEqual(
+      remote.filter(([id]) => id !== pages.intro),
+    );
+    const files = (await replica.client.listFiles({ spaceId })).items.map((file) => file.name).sort();
+    expect(files).toEqual(["logo.png", "notes.txt"]);
+  });
+
+  it("a page tree without markdown: each page is read with getPageInRevisionById, eight at a time", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const pageReads: string[] = [];
+    // A remote whose page list leaves the bodies out (as GitBook's does): only pages are read then.
+    const stripping: typeof fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const reading = /\/revisions\/[^/]+\/page\//.test(url);
+      if (reading) {
+        pageReads.push(url);
+        most = Math.max(most, ++inFlight);
+      }
+      try {
+        const response = await fetch(input, init);
+        if (!/\/revisions\/[^/]+\/pages$/.test(new URL(url).pathname)) return response;
+        const strip = (list: { markdown?: string; pages: unknown[] }[]): unknown[] =>
+          list.map(({ markdown: _markdown, ...page }) => ({ ...page, pages: strip(page.pages as never) }));
+        const { pages: tree } = (await response.json()) as { pages: never[] };
+        return Response.json({ pages: strip(tree) });
+      } finally {
+        if (reading) inFlight--;
+      }
+    };
+    for (let i = 0; i < 20; i++) {
+      await alice.client.createPage({ spaceId, body: { title: `Extra ${i}`, markdown: `# Extra ${i}\n` } });
+    }
+    const replica = await createReplica({
+      docsbase: local,
+      remote: server.base,
+      token: alice.token,
+      fetch: stripping,
+    });
+    await replica.pull(spaceId);
+    expect(pageReads).toHaveLength(25);
+    expect(pageReads.every((url) => url.endsWith("?format=markdown"))).toBe(true);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
+    expect(await localTree(replica)).toEqual(await remoteTree());
+  });
+
+  it("a reader pulls, but the server refuses their push (403): nothing opened, the edits stay pending", async () => {
+    const carol = await server.user("Carol");
+    const { organization } = await alice.client.getSpaceById({ spaceId });
+    await alice.client.inviteUsersToOrganization({
+      organizationId: organization,
+      body: { emails: [{ email: "carol@example.com", role: "read" }] },
+    });
+    const invite = (await carol.client.listUserInvites({})).items[0]!;
+    await carol.client.acceptUserInvite({ invitationId: invite.id });
+    const replica = await replicaOf(local, carol);
+    await replica.pull(spaceId);
+    await replica.client.updatePage({ spaceId, pageId: pages.faq!, body: { markdown: "# FAQ\n\nMine.\n" } });
+    await expect(replica.push(spaceId)).rejects.toMatchObject({ name: "RemoteError", status: 403 });
+    expect((await alice.client.listChangeRequestsForSpace({ spaceId })).items).toEqual([]);
+    expect((await replica.status(spaceId)).pending.pages.updated).toEqual([pages.faq]);
+    expect(replica.online).toBe(true);
+  });
+
+  it("refuses a space it never pulled, naming it, without a request", async () => {
+    const replica = await replicaOf(local);
+    const before = server.requests.length;
+    await expect(replica.push("nope")).rejects.toThrow(/^space: "nope" was never pulled/);
+    await expect(replica.status("nope")).rejects.toThrow(/^space: /);
+    expect(server.requests.length).toBe(before);
+    await expect(replica.pull("nope")).rejects.toMatchObject({ name: "RemoteError", status: 404 });
+  });
+
   it("a push whose answer was lost is retried with the same id: one change request, nothing applied twice", async () => {
     const { hostname, port } = new URL(server.base);
     const proxy = await startCuttingProxy({ host: hostname, port: Number(port) });
     try {
       const replica = await createReplica({ docsbase: local, remote: proxy.base, token: alice.token });
       const offline: unknown[] = [];
+      let online = 0;
       replica.on("offline", (event) => offline.push(event.error));
+      replica.on("online", () => online++);
       await replica.pull(spaceId);
       await replica.client.updatePage({
         spaceId,
@@ -298,6 +405,7 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
 
       const retried = await replica.push(spaceId);
       expect(replica.online).toBe(true);
+      expect(online).toBe(1);
       expect(retried?.changeRequest.id).toBe(opened!.id);
       const after = await alice.client.getChangeRequestById({ spaceId, changeRequestId: opened!.id });
       expect(after.revision).toBe(before.revision);
@@ -309,6 +417,17 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
       expect(tree.filter((page) => page.id === added.id)).toHaveLength(1);
       expect(tree).toHaveLength(4);
       expect(await replica.push(spaceId)).toBeUndefined();
+
+      // The remote gone: sync resolves, the replica is offline, the new edit stays pending.
+      await proxy.close();
+      await replica.client.updatePage({
+        spaceId,
+        pageId: pages.faq!,
+        body: { markdown: "# FAQ\n\nLater.\n" },
+      });
+      const [status] = await replica.sync();
+      expect(replica.online).toBe(false);
+      expect(status?.pending.pages.updated).toEqual([pages.faq]);
     } finally {
       await proxy.close();
     }

@@ -196,6 +196,9 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
   };
 
   const pull = async (spaceId: string): Promise<PullResult> => {
+    // A push left unanswered is settled first: its body was built on the local revisions this pull
+    // would rebase, so it must reach the server (or be refused) before they move.
+    if ((await world.storage.read((tx) => readState(tx, spaceId)))?.push) await push(spaceId);
     const known = await world.storage.read((tx) => readState(tx, spaceId));
     const space = await remote.call<RemoteSpace>("GET", `/spaces/${encodeURIComponent(spaceId)}`);
     const unchanged = (state: ReplicaSpaceRecord) => ({

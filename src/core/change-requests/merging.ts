@@ -1,5 +1,5 @@
 import { onChangeRequest } from "../content/access.js";
-import type { MergeConflict } from "../content-tree/merge.js";
+import type { MergeConflict, MergeResolutions } from "../content-tree/merge.js";
 import { mergeRevisions } from "../content-tree/merge-revisions.js";
 import { recordRevision, requireRevision } from "../content-tree/revisions.js";
 import { defineOperation } from "../registry.js";
@@ -8,7 +8,7 @@ import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { requireMergeRules } from "./merge-rules.js";
 import { saveChangeRequest } from "./records.js";
-import { ancestorOf, changeRequestParams, mergeOutcomeSchema } from "./schemas.js";
+import { ancestorOf, changeRequestParams, mergeOutcomeSchema, updateResolutionsBody } from "./schemas.js";
 import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
 
 /**
@@ -20,7 +20,21 @@ import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
  * caller asked for nothing invalid): they answer `result: "conflicts"` with `conflicts: [{page | file, reason}]`, and
  * nothing changes. A merged or archived change request can be neither updated nor merged (409).
  * A merge must also satisfy the space's merge rules (merge-rules.ts), or it answers 403.
+ *
+ * An update may resolve conflicts (`body.resolutions`, a docsbase extension of the reference
+ * operation, whose official client sends no body): a colliding page or file named there takes the
+ * change request's or the space's version whole, the tree checks run on the result, and the update
+ * commits as a clean one does once nothing collides, so the next merge is clean.
  */
+
+/** The body's resolutions in the merge's terms: the change request is `ours`, the space `theirs`. */
+function sidesOf(resolutions: Record<string, "changeRequest" | "space"> | undefined) {
+  return new Map(
+    Object.entries(resolutions ?? {}).map(
+      ([id, side]) => [id, side === "changeRequest" ? "ours" : "theirs"] as const,
+    ),
+  );
+}
 
 type Outcome<R extends "update" | "merge"> = {
   revision: string;
@@ -37,6 +51,7 @@ async function threeWayCommit(
   space: string,
   revisions: { readonly base: string; readonly ours: string; readonly theirs: string },
   type: "update" | "merge",
+  resolutions: MergeResolutions = {},
 ): Promise<{ revision: string } | { conflicts: MergeConflict[] }> {
   const { tx } = scope;
   const [base, ours, theirs] = await Promise.all([
@@ -45,7 +60,7 @@ async function threeWayCommit(
     requireRevision(tx, scope, revisions.theirs),
   ]);
   // Reads and writes only what both sides changed (content-tree/merge-revisions.ts).
-  const merged = await mergeRevisions(tx, scope, base, ours, theirs);
+  const merged = await mergeRevisions(tx, scope, base, ours, theirs, resolutions);
   if ("conflicts" in merged) return merged;
   const next = await recordRevision(tx, scope, {
     space,
@@ -72,8 +87,9 @@ export const updateChangeRequest = defineOperation({
   summary: "Bring the space's latest content into the change request (three-way merge)",
   params: changeRequestParams,
   access: onChangeRequest("edit"),
+  body: updateResolutionsBody,
   response: mergeOutcomeSchema("update"),
-  async run(scope): Promise<Outcome<"update">> {
+  async run(scope, { body }): Promise<Outcome<"update">> {
     const { tx, space, changeRequest } = scope;
     requireActive(changeRequest, "updated");
     // Nothing new in the space since the last update: already up to date.
@@ -84,6 +100,7 @@ export const updateChangeRequest = defineOperation({
       space.id,
       { base: ancestorOf(changeRequest), ours: changeRequest.revision, theirs: space.revision },
       "update",
+      { pages: sidesOf(body?.resolutions?.pages), files: sidesOf(body?.resolutions?.files) },
     );
     if ("conflicts" in merged) {
       return { revision: changeRequest.revision, result: "conflicts", conflicts: merged.conflicts };

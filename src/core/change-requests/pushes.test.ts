@@ -265,4 +265,68 @@ describe("pushChangeRequest", () => {
     expect(tree.map((page) => page.id)).toEqual([guide, setupPage]);
     expect(tree[0]!.pages.map((page) => page.id)).toEqual([oldChild, "second"]);
   });
+
+  it("opened from an older revision: the update reports the pages changed meanwhile, and merges the rest once resolved", async () => {
+    const { spaceId, guide, setupPage, old, revision, editor, push, member, client, crMarkdown } =
+      await setup();
+    // Meanwhile another user edits Guide and Setup on the live space.
+    const other = await member("edit");
+    await other.client.updatePage({ spaceId, pageId: guide, body: { markdown: "one\ntwo (live)\nthree" } });
+    await other.client.updatePage({ spaceId, pageId: setupPage, body: { markdown: "setup (live)" } });
+    const spaceRevision = (await client.getSpaceById({ spaceId })).revision;
+    const cr = (
+      await push(editor, "older-0001", {
+        revision,
+        pages: [
+          state(guide, "Guide", "one\ntwo (offline)\nthree"),
+          state(setupPage, "Setup", "setup (offline)"),
+          { id: old, deleted: true },
+          state("added-1", "Added", "added"),
+        ],
+      })
+    ).body;
+    const inCr = { spaceId, changeRequestId: cr.id as string };
+    const path = `/spaces/${spaceId}/change-requests/${cr.id}/update`;
+    // The official client sends no body: the conflicts are reported, nothing is written.
+    const update = await editor.client.updateChangeRequest(inCr);
+    expect(update.result).toBe("conflicts");
+    expect(update.conflicts?.map((item) => ("page" in item ? item.page : "")).sort()).toEqual(
+      [guide, setupPage].sort(),
+    );
+    expect((await client.getChangeRequestById(inCr)).revision).toBe(cr.revision);
+    const bad = await editor("POST", path, { resolutions: { pages: { [guide]: "mine" } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain(`body.resolutions.pages.${guide}`);
+    // Resolving one of two: the other is still listed, alone; a resolution of a page not in
+    // conflict (the deleted one) is ignored.
+    const partly = await editor("POST", path, {
+      resolutions: { pages: { [guide]: "changeRequest", [old]: "space" } },
+    });
+    expect(partly.body).toEqual({
+      revision: cr.revision,
+      result: "conflicts",
+      conflicts: [{ page: setupPage, reason: expect.any(String) }],
+    });
+    expect((await client.getChangeRequestById(inCr)).revision).toBe(cr.revision);
+    const resolved = await editor("POST", path, {
+      resolutions: { pages: { [guide]: "changeRequest", [setupPage]: "space", [old]: "space" } },
+    });
+    expect(resolved.status).toBe(200);
+    expect(resolved.body.result).toBe("update");
+    expect(await client.getChangeRequestById(inCr)).toMatchObject({
+      revision: resolved.body.revision,
+      revisionMergedAncestor: spaceRevision,
+      outdated: false,
+    });
+    expect(await crMarkdown(cr.id, guide)).toBe("one\ntwo (offline)\nthree");
+    expect(await crMarkdown(cr.id, setupPage)).toBe("setup (live)");
+    // The next merge is clean and brings the rest: the deletion and the new page.
+    expect((await client.mergeChangeRequest(inCr)).result).toBe("merge");
+    const live = await client.listPages({ spaceId });
+    expect(live.pages.map((page) => page.id)).toEqual([guide, setupPage, "added-1"]);
+    const markdown = async (pageId: string) =>
+      (await client.getPageById({ spaceId, pageId, format: "markdown" })).markdown;
+    expect(await markdown(guide)).toBe("one\ntwo (offline)\nthree");
+    expect(await markdown(setupPage)).toBe("setup (live)");
+  });
 });

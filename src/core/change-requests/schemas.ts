@@ -47,6 +47,24 @@ export const updateChangeRequestBody = z.object({
     .optional(),
 });
 
+/** Which side's version a resolved conflict takes: the change request's or the space's. */
+const resolutionSide = z.enum(["changeRequest", "space"]);
+
+/**
+ * `updateChangeRequest`'s optional body (a docsbase extension: the reference's has none): the
+ * side each conflicting page or file takes, by id.
+ */
+export const updateResolutionsBody = z
+  .object({
+    resolutions: z
+      .object({
+        pages: z.record(boundedId(), resolutionSide).optional(),
+        files: z.record(boundedId(), resolutionSide).optional(),
+      })
+      .optional(),
+  })
+  .optional();
+
 /** The list filters of both list operations (the space list also takes `status`). */
 export const changeRequestFilters = {
   status: changeRequestStatus.optional(),

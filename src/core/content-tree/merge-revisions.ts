@@ -1,7 +1,7 @@
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { NodeStore, mapConflicts, mapDiff, mapGet, mapMerge, mapUpdate } from "./hamt.js";
-import { type MergeConflict, type MergeInput, mergeContents } from "./merge.js";
+import { type MergeConflict, type MergeInput, type MergeResolutions, mergeContents } from "./merge.js";
 import { type ChildEntry, type Revision, slugKey, slugsOf } from "./revisions.js";
 import { buildList, listRows } from "./sibling-list.js";
 import {
@@ -29,6 +29,8 @@ import { sortSiblings } from "./tree.js";
  * - the children lists merge by row: a list changed on one side is taken from it, a list changed on
  *   both merges page by page, with the merged version's row for a page both sides changed.
  *
+ * `resolutions` settle the collisions of the entries they name (see `MergeResolutions`).
+ *
  * `mergeContents` with every changed entry loaded is the reference it must agree with
  * (merge-revisions.test.ts compares the root hashes and conflicts on random histories).
  */
@@ -38,6 +40,7 @@ export async function mergeRevisions(
   base: Revision,
   ours: Revision,
   theirs: Revision,
+  resolutions: MergeResolutions = {},
 ): Promise<{ tree: RevisionTree } | { conflicts: MergeConflict[] }> {
   const store = new NodeStore(tx, world.cache);
   const reusable = (revision: Revision) => revision.tree.reusableContents ?? "";
@@ -82,7 +85,14 @@ export async function mergeRevisions(
     load("pages", new Set([...pagesBoth.keys(), ...placed])),
     load("files", filesBoth.keys()),
   ]);
-  const { changes, conflicts } = await mergeContents(sides.base, sides.ours, sides.theirs, world, ours);
+  const { changes, conflicts } = await mergeContents(
+    sides.base,
+    sides.ours,
+    sides.theirs,
+    world,
+    ours,
+    resolutions,
+  );
   // Reusable contents merge whole, as files do: changed differently on both sides is a conflict.
   for (const id of reusableBoth.keys()) {
     conflicts.push({ reusableContent: id, reason: "Changed differently on both sides" });

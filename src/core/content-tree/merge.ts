@@ -47,6 +47,15 @@ export interface MergeInput {
   readonly files: ReadonlyMap<string, FileVersionRecord>;
 }
 
+/**
+ * For entries whose edits collide, the side whose version is taken whole (a deletion counts as a
+ * version) instead of reporting a conflict; an entry that does not collide ignores it.
+ */
+export interface MergeResolutions {
+  readonly pages?: ReadonlyMap<string, "ours" | "theirs">;
+  readonly files?: ReadonlyMap<string, "ours" | "theirs">;
+}
+
 /** The page tree of `ours`, read on demand (a `Revision` is one). */
 export interface PageLookup {
   page(id: string): Promise<PageVersionRecord | undefined>;
@@ -72,6 +81,7 @@ export async function mergeContents(
   theirs: MergeInput,
   world: Pick<World, "ids" | "clock">,
   oursTree: PageLookup = lookupOf(ours.pages),
+  resolutions: MergeResolutions = {},
 ): Promise<MergeResult> {
   const conflicts: MergeConflict[] = [];
   const pages = new Map<string, PageVersionRecord | null>();
@@ -79,18 +89,26 @@ export async function mergeContents(
   const now = world.clock().toISOString();
 
   for (const id of keysOf(ours.pages, theirs.pages)) {
-    const merged = mergeEntry(base.pages.get(id), ours.pages.get(id), theirs.pages.get(id), (b, o, t) =>
-      mergePage(b, o, t, () => ({ id: world.ids(), updatedAt: now })),
+    const merged = resolved(
+      mergeEntry(base.pages.get(id), ours.pages.get(id), theirs.pages.get(id), (b, o, t) =>
+        mergePage(b, o, t, () => ({ id: world.ids(), updatedAt: now })),
+      ),
+      resolutions.pages?.get(id),
+      { ours: ours.pages.get(id), theirs: theirs.pages.get(id) },
     );
     if (typeof merged === "string") conflicts.push({ page: id, reason: merged });
     else if ((merged?.id ?? null) !== (ours.pages.get(id)?.id ?? null)) pages.set(id, merged);
   }
   for (const id of keysOf(ours.files, theirs.files)) {
-    const merged = mergeEntry(
-      base.files.get(id),
-      ours.files.get(id),
-      theirs.files.get(id),
-      () => "the file changed differently on both sides",
+    const merged = resolved(
+      mergeEntry(
+        base.files.get(id),
+        ours.files.get(id),
+        theirs.files.get(id),
+        () => "the file changed differently on both sides",
+      ),
+      resolutions.files?.get(id),
+      { ours: ours.files.get(id), theirs: theirs.files.get(id) },
     );
     if (typeof merged === "string") conflicts.push({ file: id, reason: merged });
     else if ((merged?.id ?? null) !== (ours.files.get(id)?.id ?? null)) files.set(id, merged);
@@ -99,6 +117,15 @@ export async function mergeContents(
   if (conflicts.length === 0) conflicts.push(...(await treeConflicts(oursTree, pages)));
   if (conflicts.length > 0) return { changes: { pages: new Map(), files: new Map() }, conflicts };
   return { changes: { pages, files }, conflicts };
+}
+
+/** A conflict (a reason string) that a resolution settles becomes the chosen side's version. */
+function resolved<T>(
+  merged: T | null | string,
+  side: "ours" | "theirs" | undefined,
+  versions: { readonly ours: T | undefined; readonly theirs: T | undefined },
+): T | null | string {
+  return typeof merged === "string" && side ? (versions[side] ?? null) : merged;
 }
 
 function keysOf(...maps: ReadonlyMap<string, unknown>[]): string[] {
