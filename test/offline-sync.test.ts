@@ -261,6 +261,57 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     });
   });
 
+  it("a pull whose remote edit collides with a pending one keeps the local version, still pending", async () => {
+    const replica = await replicaOf(local);
+    await replica.pull(spaceId);
+    await replica.client.updatePage({
+      spaceId,
+      pageId: pages.guide!,
+      body: { markdown: "# Guide\n\nLine one, offline.\n\nLine two.\n" },
+    });
+    await bobEditsGuide();
+    const pulled = await replica.pull(spaceId);
+    expect(pulled.revision).toBe((await alice.client.getSpaceById({ spaceId })).revision);
+    const guide = await replica.client.getPageById({ spaceId, pageId: pages.guide!, format: "markdown" });
+    expect(guide.markdown).toContain("Line one, offline.");
+    expect((await replica.status(spaceId)).pending.pages.updated).toEqual([pages.guide]);
+    // Pushed, the server's update reports the collision.
+    const pushed = await replica.push(spaceId);
+    expect(pushed).toMatchObject({ result: "conflicts", conflicts: [{ page: pages.guide }] });
+  });
+
+  it("a page created on both sides with one slug: the pull is refused (409), nothing changes", async () => {
+    const replica = await replicaOf(local);
+    const first = await replica.pull(spaceId);
+    await replica.client.createPage({ spaceId, body: { title: "Notes", markdown: "Mine.\n" } });
+    await alice.client.createPage({ spaceId, body: { title: "Notes", markdown: "Theirs.\n" } });
+    const before = await replica.status(spaceId);
+    await expect(replica.pull(spaceId)).rejects.toMatchObject({ code: "conflict" });
+    const after = await replica.status(spaceId);
+    expect(after).toEqual(before);
+    expect(after.remoteRevision).toBe(first.revision);
+  });
+
+  it("a change request archived unmerged gives its changes back to pending", async () => {
+    const replica = await replicaOf(local);
+    await replica.pull(spaceId);
+    await replica.client.deletePage({ spaceId, pageId: pages.faq! });
+    const pushed = await replica.push(spaceId);
+    expect((await replica.status(spaceId)).pending.pages.deleted).toEqual([]);
+    await alice.client.updateChangeRequestById({
+      spaceId,
+      changeRequestId: pushed!.changeRequest.id,
+      body: { status: "archived" },
+    });
+    await alice.client.updatePage({ spaceId, pageId: pages.intro!, body: { title: "Welcome" } });
+    await replica.pull(spaceId);
+    const status = await replica.status(spaceId);
+    expect(status.pending.pages).toEqual({ created: [], updated: [], deleted: [pages.faq] });
+    expect(status.changeRequest).toBeUndefined();
+    const intro = await replica.client.getPageById({ spaceId, pageId: pages.intro! });
+    expect(intro.title).toBe("Welcome");
+  });
+
   it("nothing pending: push sends nothing", async () => {
     const replica = await replicaOf(local);
     await replica.pull(spaceId);
@@ -305,6 +356,14 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     );
     const files = (await replica.client.listFiles({ spaceId })).items.map((file) => file.name).sort();
     expect(files).toEqual(["logo.png", "notes.txt"]);
+
+    // sync(): the later work goes out as a new change request (the first one is merged).
+    const [synced, ...more] = await replica.sync();
+    expect(more).toEqual([]);
+    expect(synced?.pending.pages).toEqual({ created: [], updated: [], deleted: [] });
+    expect(synced?.changeRequest).toMatchObject({ status: "open", result: "update" });
+    expect(synced?.changeRequest?.id).not.toBe(first!.changeRequest.id);
+    expect((await replica.spaces()).map((entry) => entry.space)).toEqual([spaceId]);
   });
 
   it("a page tree without markdown: each page is read with getPageInRevisionById, eight at a time", async () => {
@@ -344,6 +403,12 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     expect(pageReads.every((url) => url.endsWith("?format=markdown"))).toBe(true);
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(8);
+    expect(await localTree(replica)).toEqual(await remoteTree());
+    // Again after one page changed: that page alone is read (the others' updatedAt did not move).
+    await alice.client.updatePage({ spaceId, pageId: pages.faq!, body: { markdown: "# FAQ\n\nNew.\n" } });
+    pageReads.length = 0;
+    await replica.pull(spaceId);
+    expect(pageReads.map((url) => new URL(url).pathname.split("/").at(-1))).toEqual([pages.faq]);
     expect(await localTree(replica)).toEqual(await remoteTree());
   });
 

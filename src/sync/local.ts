@@ -190,8 +190,9 @@ async function emptyLike(
 
 /**
  * `ours` (local work made on `base`) replayed on `theirs`: a three-way merge. Where both changed an
- * entry in ways that collide, the local version wins here (it stays pending, and the server's
- * update of the change request reports the conflict to reviewers); nothing pending is lost. A
+ * entry in ways that collide, the local version wins here (`collided`: it stays pending, and the
+ * replica then pushes against the remote revision from before, so that the server's update of the
+ * change request reports the conflict to reviewers); nothing pending is lost. A
  * collision the local side cannot take (a slug taken by a page new on both sides) is refused.
  */
 export async function rebase(
@@ -200,10 +201,11 @@ export async function rebase(
   base: Revision,
   ours: Revision,
   theirs: Revision,
-): Promise<Revision> {
-  if (ours.id === base.id) return theirs;
-  if (theirs.id === base.id) return ours;
+): Promise<{ readonly revision: Revision; readonly collided: boolean }> {
+  if (ours.id === base.id) return { revision: theirs, collided: false };
+  if (theirs.id === base.id) return { revision: ours, collided: false };
   let merged = await mergeRevisions(tx, world, base, ours, theirs);
+  const collided = "conflicts" in merged;
   if ("conflicts" in merged) {
     const changes = await oursOf(base, ours, merged.conflicts);
     const patched = transient(tx, world, theirs, await applyChanges(tx, world, theirs, changes));
@@ -213,12 +215,13 @@ export async function rebase(
       throw conflict(`The local changes cannot be rebased on the remote revision (conflicts: ${ids})`);
     }
   }
-  return recordRevision(tx, world, {
+  const revision = await recordRevision(tx, world, {
     space: ours.record.space,
     parents: [ours.id, theirs.id],
     type: "merge",
     tree: merged.tree,
   });
+  return { revision, collided };
 }
 
 /** Ours' versions of the conflicting entries (a deletion where ours deleted what base had). */

@@ -3,6 +3,10 @@ import { worldOf } from "../docsbase.js";
 import type { Client } from "../core/client.js";
 import type { MergeConflict } from "../core/content-tree/merge.js";
 import { requireRevision } from "../core/content-tree/revisions.js";
+import type { PageVersionRecord } from "../core/content-tree/tables.js";
+import { renderingFor } from "../core/link-references/markdown-links.js";
+import type { World } from "../core/shared/world.js";
+import type { ReadTransaction } from "../core/storage/port.js";
 import type { Operations } from "../core/operations.js";
 import { type ReplicaSpaceRecord, replicaOriginsTable, replicaSpacesTable } from "../core/replicas/tables.js";
 import { spacesTable } from "../core/spaces/tables.js";
@@ -227,7 +231,7 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
             .then((organization) => organization.title),
       remote
         .call<{ pages: RemotePage[] }>("GET", `${at}/pages`)
-        .then((answer) => withMarkdown(at, answer.pages)),
+        .then((answer) => withMarkdown(at, answer.pages, known)),
       listFiles(`${at}/files`),
     ]);
     const pulledFiles = await mapLimit(files, concurrency, async (file): Promise<PulledFile> => {
@@ -249,6 +253,7 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
       const mirror = await writeMirror(tx, world, spaceId, mirrorBase, tree, pulledFiles);
       let pushed = mirror;
       let record = state?.changeRequest;
+      let pendingBase = state?.pendingBase;
       if (!state) {
         await ensureLocalSpace(tx, world, user, { space, organizationTitle }, mirror.id);
       } else {
@@ -268,10 +273,14 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
           head = await rebase(tx, world, mirrorBase!, current, mirror);
         } else {
           // Still open (or none): the pushed changes stay out of pending, rebased like the rest.
-          pushed = await rebase(tx, world, mirrorBase!, previous, mirror);
+          pushed = (await rebase(tx, world, mirrorBase!, previous, mirror)).revision;
           head = await rebase(tx, world, previous, current, pushed);
         }
-        await moveHead(tx, world, spaceId, head.id);
+        // Pending work that collided with the remote's is pushed against the revision it was written
+        // on, not this one: pushed against this one it would silently undo the remote's edit.
+        if (head.collided) pendingBase = state.pendingBase ?? state.remoteRevision;
+        else if (head.revision.id === pushed.id) pendingBase = undefined;
+        await moveHead(tx, world, spaceId, head.revision.id);
       }
       const next: ReplicaSpaceRecord = {
         space: spaceId,
@@ -283,6 +292,7 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
         pageCount,
         files: Object.fromEntries(files.map((file) => [file.id, file.downloadURL])),
         ...(state?.push ? { push: state.push } : {}),
+        ...(pendingBase ? { pendingBase } : {}),
         ...(record && OPEN.has(record.status) ? { changeRequest: record } : {}),
       };
       await writeState(tx, next);
@@ -292,25 +302,33 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
   };
 
   /** Every page of the tree with its markdown: fetched one by one only where the list left it out. */
-  const withMarkdown = async (at: string, pages: RemotePage[]): Promise<RemotePage[]> => {
-    const missing: string[] = [];
+  const withMarkdown = async (
+    at: string,
+    pages: RemotePage[],
+    known: ReplicaSpaceRecord | undefined,
+  ): Promise<RemotePage[]> => {
+    const missing = new Map<string, string | undefined>();
     const walk = (list: readonly RemotePage[]) => {
       for (const page of list) {
-        if (page.markdown === undefined) missing.push(page.id);
+        if (page.markdown === undefined) missing.set(page.id, page.updatedAt);
         walk(page.pages ?? []);
       }
     };
     walk(pages);
-    if (missing.length === 0) return pages;
-    const fetched = new Map(
-      await mapLimit(missing, concurrency, async (id) => {
-        const page = await remote.call<RemotePage>(
-          "GET",
-          `${at}/page/${encodeURIComponent(id)}?format=markdown`,
-        );
-        return [id, page.markdown ?? ""] as const;
-      }),
-    );
+    if (missing.size === 0) return pages;
+    // A page whose `updatedAt` is the one pulled before did not change: its body is the local one.
+    const fetched = known
+      ? await world.storage.read((tx) => unchangedBodies(tx, world, known.mirror, missing))
+      : new Map<string, string>();
+    const toFetch = [...missing.keys()].filter((id) => !fetched.has(id));
+    const read = await mapLimit(toFetch, concurrency, async (id) => {
+      const page = await remote.call<RemotePage>(
+        "GET",
+        `${at}/page/${encodeURIComponent(id)}?format=markdown`,
+      );
+      return [id, page.markdown ?? ""] as const;
+    });
+    for (const [id, markdown] of read) fetched.set(id, markdown);
     const fill = (list: readonly RemotePage[]): RemotePage[] =>
       list.map((page) => ({
         ...page,
@@ -384,7 +402,7 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
         ...(extending
           ? { changeRequest: state.changeRequest!.id }
           : {
-              revision: state.remoteRevision,
+              revision: state.pendingBase ?? state.remoteRevision,
               ...(pushOptions.subject ? { subject: pushOptions.subject } : {}),
             }),
         ...entries,
@@ -426,7 +444,7 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
     };
     const state = await world.storage.write(async (tx) => {
       const current = (await readState(tx, spaceId))!;
-      const { push: _done, ...rest } = current;
+      const { push: _done, pendingBase: _settled, ...rest } = current;
       const next: ReplicaSpaceRecord = { ...rest, pushed: sent.head, changeRequest: recorded };
       await writeState(tx, next);
       return next;
@@ -477,6 +495,26 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
     on: (event, listener) => events.on(event, listener),
   };
   return replica;
+}
+
+/**
+ * The bodies, as the API renders them, of the pages of the local mirror whose `updatedAt` is the
+ * remote's (`updatedAt` by page id): unchanged since the last pull.
+ */
+async function unchangedBodies(
+  tx: ReadTransaction,
+  world: World,
+  mirror: string,
+  updatedAt: ReadonlyMap<string, string | undefined>,
+): Promise<Map<string, string>> {
+  const revision = await requireRevision(tx, world, mirror);
+  const versions: PageVersionRecord[] = [];
+  for (const [id, at] of updatedAt) {
+    const version = at === undefined ? undefined : await revision.page(id);
+    if (version && version.updatedAt === at) versions.push(version);
+  }
+  const rendering = await renderingFor(world, revision, versions);
+  return new Map(versions.map((version) => [version.page, rendering.markdown(version)]));
 }
 
 const countPages = (pages: readonly RemotePage[]): number =>

@@ -139,6 +139,44 @@ describe.each(STORAGE_KINDS)("conformance: change requests (%s)", (kind) => {
     expect(await statusOf(api.spaces.mergeChangeRequest(space.id, cr.id))).toBe(409);
   });
 
+  it("takes a push made against an older revision, whose update reports conflicts until resolved", async () => {
+    const { api, user, space, write, intro } = await setup();
+    const revision = (await api.spaces.getSpaceById(space.id)).data.revision;
+    await write("PATCH", `/content/page/${intro.id}`, { markdown: "a\nb (live)\nc\nd\ne" });
+    // The push is a docsbase extension: through the typed in-process client.
+    const pushed = await h.test.as(user).pushChangeRequest({
+      spaceId: space.id,
+      pushId: `conformance-${kind}`,
+      body: {
+        revision,
+        subject: "Offline",
+        pages: [
+          { id: intro.id, parent: null, title: "Intro", markdown: "a\nb (offline)\nc\nd\ne" },
+          { id: "pushed-page", parent: null, title: "Pushed", markdown: "new" },
+        ],
+      },
+    });
+    const { data: cr } = await api.spaces.getChangeRequestById(space.id, pushed.id);
+    expect(cr).toMatchObject({
+      status: "open",
+      subject: "Offline",
+      revisionInitial: revision,
+      outdated: true,
+    });
+    const { data: conflicting } = await api.spaces.updateChangeRequest(space.id, cr.id);
+    expect(conflicting).toMatchObject({ result: "conflicts", conflicts: [{ page: intro.id }] });
+    const resolved = await h.test.as(user).updateChangeRequest({
+      spaceId: space.id,
+      changeRequestId: cr.id,
+      body: { resolutions: { pages: { [intro.id]: "changeRequest" } } },
+    });
+    expect(resolved.result).toBe("update");
+    const { data: merged } = await api.spaces.mergeChangeRequest(space.id, cr.id);
+    expect(merged.result).toBe("merge");
+    const { data: pages } = await api.spaces.listPages(space.id);
+    expect(pages.pages.map((page) => page.id)).toEqual([intro.id, "pushed-page"]);
+  });
+
   it("answers conflicts without changing anything, and enforces roles", async () => {
     const { api, space, write, intro } = await setup();
     const { data: cr } = await api.spaces.createChangeRequest(space.id, {});

@@ -138,7 +138,7 @@ async function fileChanges(
       if (current) changes.set(entry.id, null);
       continue;
     }
-    const next = await fileVersionOf(tx, world, entry.id, entry);
+    const next = await fileVersionOf(tx, world, entry, entry.id);
     const unchanged =
       current?.blob === next.blob && current.name === next.name && current.contentType === next.contentType;
     if (!unchanged) changes.set(entry.id, next);

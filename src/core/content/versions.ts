@@ -36,15 +36,18 @@ export function optionalPageFields(fields: {
 }
 
 /**
- * A new version of the file `file` holding `upload`'s bytes, whose blob is written unless one
- * with the same SHA-256 exists. The version itself is written by the commit.
+ * A new version of the file `file` (a new file when absent) holding `upload`'s bytes, whose blob
+ * is written unless one with the same SHA-256 exists. The version itself is written by the commit.
  */
 export async function fileVersionOf(
   tx: WriteTransaction,
   world: Pick<World, "ids" | "clock">,
-  file: string,
   upload: z.output<typeof uploadFileBody>,
+  file?: string,
 ): Promise<FileVersionRecord> {
+  // The version's id first, then a new file's: the order ids are drawn in (fixtures give ids).
+  const id = world.ids();
+  const fileId = file ?? world.ids();
   const bytes = Uint8Array.from(atob(upload.data), (char) => char.charCodeAt(0));
   // Storage adapters allow awaiting a digest inside a transaction (see the IndexedDB adapter).
   const hash = await sha256(bytes);
@@ -54,8 +57,8 @@ export async function fileVersionOf(
   }
   const dimensions = upload.contentType.startsWith("image/") ? measure(bytes) : undefined;
   return {
-    id: world.ids(),
-    file,
+    id,
+    file: fileId,
     name: upload.name,
     contentType: upload.contentType,
     blob: hash,

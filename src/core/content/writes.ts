@@ -203,7 +203,7 @@ function writeOperations<const Ids extends WriteIds, Shape extends z.ZodRawShape
     response: fileSchema,
     status: 201,
     async run(scope, { params, body }) {
-      const version = await fileVersionOf(scope.tx, scope, scope.ids(), body);
+      const version = await fileVersionOf(scope.tx, scope, body);
       await commitDraft(scope, { files: new Map([[version.file, version]]) });
       const file = presentFile(scope, version.file, version);
       return created(scope, file, `${family.prefix}/files/{fileId}`, { ...params, fileId: version.file });

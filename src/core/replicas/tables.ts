@@ -64,6 +64,12 @@ export const replicaSpaceRecord = z.object({
   pushed: z.string(),
   /** How many pages `remoteRevision` holds. */
   pageCount: z.number(),
+  /**
+   * The remote revision pending work is pushed against when a pull had to keep local versions over
+   * colliding remote ones (src/sync/local.ts, `rebase`): the revision that work was written on, so
+   * the server's update sees both sides and reports the conflict. Absent: `remoteRevision`.
+   */
+  pendingBase: z.string().optional(),
   /** Remote file id → the `downloadURL` of the version pulled (a new URL is a new version). */
   files: z.record(z.string(), z.string()),
   /**
