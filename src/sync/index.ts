@@ -5,15 +5,8 @@
  *
  * @module
  */
-export {
-  createReplica,
-  type PullResult,
-  type PushResult,
-  type Replica,
-  type ReplicaOptions,
-  type ReplicaStatus,
-  type Resolution,
-} from "./replica.js";
+export { createReplica } from "./replica.js";
+export type { PullResult, PushResult, Replica, ReplicaOptions, ReplicaStatus, Resolution } from "./types.js";
 export type { ReplicaEventMap } from "./events.js";
 export type { PendingChanges } from "./local.js";
 export { RemoteError, ReplicaOfflineError } from "./remote.js";
