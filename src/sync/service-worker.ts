@@ -1,5 +1,5 @@
 import type { Docsbase } from "../docsbase.js";
-import type { ReplicaStatus } from "./replica.js";
+import type { ReplicaStatus } from "./types.js";
 
 /**
  * A replica in a service worker (issue 26, docs/offline.md "In a service worker"): the worker
