@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   bundle,
   chromiumMissing,
@@ -181,6 +181,40 @@ describe.skipIf(chromiumMissing)("a replica in a service worker, in Chromium", (
       expect(pulled.spaces[0].remoteRevision).toBe(server.revision);
       expect(pulled.spaces[0].pending.pages).toEqual({ created: [], updated: [], deleted: [] });
       expect(await openChangeRequests()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it("pushes offline work when the connection comes back with no page open (Background Sync)", async () => {
+    const { space, pages } = remote;
+    // The same profile: the worker installed by the test above, its replica in IndexedDB.
+    const context = await launch(profile.path);
+    try {
+      const page = await openPage(context, site.origin, "startWorker");
+      await page.evaluate((token) => (globalThis as any).startWorker(token), remote.alice.token);
+      await context.setOffline(true);
+      const edited = await api(page, "PATCH", `/spaces/${space}/content/page/${pages["Upgrade"]}`, {
+        markdown: "# Upgrade\n\nEdited offline, then the tab was closed.",
+      });
+      expect(edited.status).toBe(200);
+      // Every page goes (a persistent context also opens a blank one at launch).
+      for (const open of context.pages()) await open.close();
+      expect(context.pages()).toEqual([]);
+      expect(await openChangeRequests()).toEqual([]);
+
+      await context.setOffline(false);
+      await vi.waitFor(async () => expect(await openChangeRequests()).toHaveLength(1), {
+        timeout: 60_000,
+        interval: 250,
+      });
+      const [opened] = await openChangeRequests();
+      const upgrade = await must(
+        remote.alice.api,
+        "GET",
+        `/spaces/${space}/change-requests/${opened.id}/content/page/${pages["Upgrade"]}?format=markdown`,
+      );
+      expect(upgrade.markdown).toContain("the tab was closed");
     } finally {
       await context.close();
     }
