@@ -412,6 +412,51 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     expect(await localTree(replica)).toEqual(await remoteTree());
   });
 
+  it("a push meant for a change request merged behind the replica's back pulls, then opens a new one", async () => {
+    const replica = await replicaOf(local);
+    await replica.pull(spaceId);
+    await replica.client.updatePage({ spaceId, pageId: pages.faq!, body: { markdown: "# FAQ\n\nOne.\n" } });
+    const first = await replica.push(spaceId);
+    await alice.client.mergeChangeRequest({ spaceId, changeRequestId: first!.changeRequest.id });
+    await replica.client.updatePage({
+      spaceId,
+      pageId: pages.intro!,
+      body: { markdown: "# Intro\n\nTwo.\n" },
+    });
+    const second = await replica.push(spaceId);
+    expect(second?.result).toBe("update");
+    expect(second?.changeRequest.id).not.toBe(first!.changeRequest.id);
+    const open = (await alice.client.listChangeRequestsForSpace({ spaceId })).items.map(
+      (request) => request.id,
+    );
+    expect(open).toEqual([second!.changeRequest.id]);
+    const status = await replica.status(spaceId);
+    expect(status.remoteRevision).toBe((await alice.client.getSpaceById({ spaceId })).revision);
+    expect(status.pending.pages).toEqual({ created: [], updated: [], deleted: [] });
+    const intro = await alice.client.getPageInChangeRequestById({
+      spaceId,
+      changeRequestId: second!.changeRequest.id,
+      pageId: pages.intro!,
+      format: "markdown",
+    });
+    expect(intro.markdown).toBe("# Intro\n\nTwo.\n");
+  });
+
+  it("another user's token on the same replica storage: asked of the remote, a local user of its own", async () => {
+    const first = await replicaOf(local);
+    await first.pull(spaceId);
+    const before = server.requests.length;
+    const again = await replicaOf(local);
+    expect(again.user).toBe(alice.id);
+    expect(again.token).toBe(first.token);
+    expect(server.requests.length).toBe(before);
+    const other = await replicaOf(local, bob);
+    expect(other.user).toBe(bob.id);
+    expect(server.requests.slice(before)).toEqual(["GET /v1/user"]);
+    const space = await other.client.getSpaceById({ spaceId });
+    expect(space.id).toBe(spaceId);
+  });
+
   it("a reader pulls, but the server refuses their push (403): nothing opened, the edits stay pending", async () => {
     const carol = await server.user("Carol");
     const { organization } = await alice.client.getSpaceById({ spaceId });

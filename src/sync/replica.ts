@@ -9,6 +9,7 @@ import type { ReadTransaction } from "../core/storage/port.js";
 import type { Operations } from "../core/operations.js";
 import { type ReplicaSpaceRecord, replicaOriginsTable, replicaSpacesTable } from "../core/replicas/tables.js";
 import { spacesTable } from "../core/spaces/tables.js";
+import { hashToken } from "../core/users/tokens.js";
 import { type PulledFile, pendingBetween, pushEntries, rebase, writeMirror } from "./local.js";
 import {
   type RemoteChangeRequest,
@@ -70,10 +71,11 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
   });
 
   // The user is known from an earlier session when offline; asked of the remote the first time.
+  // (Another token than the one it was learnt from asks again: it may be another user's.)
   let origin = await world.storage.read((tx) => tx.get(replicaOriginsTable, base));
-  if (!origin) {
+  if (origin?.remoteToken !== hashToken(options.token)) {
     const user = await remote.call<RemoteUser>("GET", "/user");
-    origin = await world.storage.write((tx) => ensureOrigin(tx, world, base, user));
+    origin = await world.storage.write((tx) => ensureOrigin(tx, world, base, user, options.token));
   }
   const { user, localToken } = origin;
   const client = options.docsbase.as({ userId: user }) as Client<Operations>;
@@ -116,7 +118,8 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
       pages: state.pageCount,
       files: Object.keys(state.files).length,
     });
-    if (known && known.remoteRevision === space.revision) {
+    const settled = !known?.changeRequest || OPEN.has(known.changeRequest.status);
+    if (known && known.remoteRevision === space.revision && settled) {
       events.emit("pulled", { space: spaceId, revision: space.revision, changed: false });
       return unchanged(known);
     }
@@ -287,8 +290,14 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
     return result;
   };
 
-  const push = async (spaceId: string, pushOptions: { readonly subject?: string } = {}) => {
-    await requireState(spaceId);
+  const push = async (
+    spaceId: string,
+    pushOptions: { readonly subject?: string } = {},
+  ): Promise<PushResult | undefined> => {
+    const known = await requireState(spaceId);
+    // Its change request was merged or archived since the last pull: the pull settles what the
+    // pushed changes became (in the remote revision, or pending again) before anything new goes.
+    if (known.changeRequest && !OPEN.has(known.changeRequest.status) && !known.push) await pull(spaceId);
     // The push id, its body and the local revision it covers are stored before the request goes.
     const inFlight = await world.storage.write(async (tx) => {
       const state = (await readState(tx, spaceId))!;
@@ -329,15 +338,29 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
       );
     } catch (error) {
       // Refused (not unanswered): a retry would be refused alike; the next push starts afresh.
-      if (error instanceof RemoteError && error.status < 500 && error.status !== 429) {
-        await world.storage.write(async (tx) => {
-          const state = await readState(tx, spaceId);
-          if (state?.push?.id === sent.id) {
-            const { push: _dropped, ...rest } = state;
-            await writeState(tx, rest);
-          }
-        });
-      }
+      if (!(error instanceof RemoteError) || error.status >= 500 || error.status === 429) throw error;
+      const extended = (JSON.parse(sent.body) as { changeRequest?: string }).changeRequest;
+      const current = extended
+        ? await remote
+            .call<RemoteChangeRequest>(
+              "GET",
+              `/spaces/${encodeURIComponent(spaceId)}/change-requests/${encodeURIComponent(extended)}`,
+            )
+            .catch(() => undefined)
+        : undefined;
+      await world.storage.write(async (tx) => {
+        const state = await readState(tx, spaceId);
+        if (state?.push?.id !== sent.id) return;
+        const { push: _dropped, ...rest } = state;
+        const closed = current && !OPEN.has(current.status) && rest.changeRequest;
+        await writeState(
+          tx,
+          closed ? { ...rest, changeRequest: { ...closed, status: current.status } } : rest,
+        );
+      });
+      // The change request it extended was merged or archived on the server meanwhile: push again,
+      // which pulls first and then opens a new one.
+      if (error.status === 409 && current && !OPEN.has(current.status)) return push(spaceId, pushOptions);
       throw error;
     }
     const recorded = {

@@ -11,7 +11,7 @@ import { conflict } from "../core/shared/errors.js";
 import type { World } from "../core/shared/world.js";
 import { type SpaceRecord, spacesTable } from "../core/spaces/tables.js";
 import type { ReadTransaction, WriteTransaction } from "../core/storage/port.js";
-import { newToken, storeToken } from "../core/users/tokens.js";
+import { hashToken, newToken, storeToken } from "../core/users/tokens.js";
 import { type UserRecord, usersTable } from "../core/users/tables.js";
 
 /** The remote user as `getAuthenticatedUser` gives it. */
@@ -30,9 +30,14 @@ export async function ensureOrigin(
   world: World,
   remote: string,
   user: RemoteUser,
+  remoteToken: string,
 ): Promise<ReplicaOriginRecord> {
   const known = await tx.get(replicaOriginsTable, remote);
-  if (known && known.user === user.id) return known;
+  if (known && known.user === user.id) {
+    const updated = { ...known, remoteToken: hashToken(remoteToken) };
+    await tx.put(replicaOriginsTable, updated);
+    return updated;
+  }
   if (!(await tx.get(usersTable, user.id))) {
     const email = user.email ?? `${user.id}@replica.invalid`;
     const record: UserRecord = {
@@ -45,11 +50,17 @@ export async function ensureOrigin(
     };
     await tx.put(usersTable, record);
   }
+  // The spaces already replicated from this remote are this user's too on this device.
+  for (const state of await tx.list(replicaSpacesTable, { index: "byRemote", where: [remote] })) {
+    const space = await tx.get(spacesTable, state.space);
+    if (space) await insertMember(tx, world, space.organization, user.id, "admin");
+  }
   const localToken = newToken();
   await storeToken(tx, world, user.id, localToken, { label: `docsbase/sync replica of ${remote}` });
   const origin: ReplicaOriginRecord = {
     remote,
     user: user.id,
+    remoteToken: hashToken(remoteToken),
     localToken,
     createdAt: world.clock().toISOString(),
   };

@@ -16,6 +16,11 @@ export const replicaOriginRecord = z.object({
   /** The user's id, the same on the remote and locally. */
   user: z.string(),
   /**
+   * SHA-256 of the remote token that user was learnt from (hashed as docsbase stores tokens): another
+   * token asks the remote again who it belongs to.
+   */
+  remoteToken: z.string(),
+  /**
    * The user's token on the LOCAL docsbase (for the local handler or a service worker). Kept in
    * clear because the app needs it back after a restart; it opens only this local storage, which
    * whoever reads the record already holds.
