@@ -153,13 +153,17 @@ export function serveReplica<R extends ServedReplica>(
     const pages = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
     for (const page of pages) page.postMessage(message);
   };
-  void replica.then((created) => {
-    for (const event of ["pulled", "pushed", "conflict", "offline", "online"] as const) {
-      created.on(event, (detail) => {
-        void broadcast({ type: "docsbase-sync-event", event, detail: cloneable(detail) });
-      });
-    }
-  });
+  // A replica that could not be created fails each request and sync that needs it, not here.
+  replica.then(
+    (created) => {
+      for (const event of ["pulled", "pushed", "conflict", "offline", "online"] as const) {
+        created.on(event, (detail) => {
+          void broadcast({ type: "docsbase-sync-event", event, detail: cloneable(detail) });
+        });
+      }
+    },
+    () => {},
+  );
 
   // One sync at a time; triggers that arrive during one share a single sync after it.
   let running: Promise<boolean> | undefined;
