@@ -264,12 +264,12 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
       `/spaces/${encodeURIComponent(state.space)}/change-requests/${encodeURIComponent(changeRequest.id)}/update`,
       body,
     );
+    const { conflicts: _previous, ...rest } = changeRequest;
     const recorded = {
-      ...changeRequest,
+      ...rest,
       result: outcome.result,
-      ...(outcome.conflicts?.length ? { conflicts: outcome.conflicts } : { conflicts: undefined }),
+      ...(outcome.conflicts?.length ? { conflicts: outcome.conflicts } : {}),
     };
-    if (!recorded.conflicts) delete recorded.conflicts;
     await world.storage.write(async (tx) => {
       const current = await readState(tx, state.space);
       if (current?.changeRequest?.id === changeRequest.id)
