@@ -41,6 +41,7 @@ const MOCKING = ["src/**/*.mock.test.ts"];
 const RUNTIMES = [
   "test/browser.test.ts",
   "test/browser-examples.test.ts",
+  "test/browser-sync-*.test.ts",
   "test/runtimes.test.ts",
   "test/package.test.ts",
   "test/testing-playwright.test.ts",

@@ -11,3 +11,19 @@ export type { ReplicaEventMap } from "./events.js";
 export type { PendingChanges } from "./local.js";
 export { RemoteError, ReplicaOfflineError } from "./remote.js";
 export type { MergeConflict } from "../core/content-tree/merge.js";
+export {
+  serveReplica,
+  SYNC_TAG,
+  type ReplicaEventName,
+  type ReplicaMessage,
+  type ReplicaRequest,
+  type ServedReplica,
+  type ServedReplicaHandle,
+  type ServeReplicaOptions,
+  type ServiceWorkerScope,
+  type SyncTrigger,
+  type WorkerExtendableEvent,
+  type WorkerFetchEvent,
+  type WorkerMessageEvent,
+  type WorkerSyncEvent,
+} from "./service-worker.js";
