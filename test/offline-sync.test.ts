@@ -43,6 +43,20 @@ const stores: Record<string, () => LocalStore> = {
 const PNG = Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 1, 2, 3, 255]);
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
+interface TreePage {
+  readonly id: string;
+  readonly markdown?: string;
+  readonly pages: readonly TreePage[];
+}
+
+/** A page tree as [id, parent id, markdown] rows, in reading order. */
+function rowsOf(tree: readonly TreePage[], parent = ""): [string, string, string | undefined][] {
+  return tree.flatMap((page) => [
+    [page.id, parent, page.markdown] as [string, string, string | undefined],
+    ...rowsOf(page.pages, page.id),
+  ]);
+}
+
 describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
   let server: SyncServer;
   let alice: ServerUser;
@@ -90,31 +104,9 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
   const replicaOf = (docsbase: Docsbase, user: ServerUser = alice) =>
     createReplica({ docsbase, remote: server.base, token: user.token });
 
-  /** The local page tree: [title, parent title, markdown] in reading order. */
-  const localTree = async (replica: Replica) => {
-    const { pages: tree } = await replica.client.listPages({ spaceId });
-    const rows: [string, string, string | undefined][] = [];
-    const walk = (list: typeof tree, parent: string) => {
-      for (const page of list) {
-        rows.push([page.id, parent, page.markdown]);
-        walk(page.pages, page.id);
-      }
-    };
-    walk(tree, "");
-    return rows;
-  };
-  const remoteTree = async () => {
-    const { pages: tree } = await alice.client.listPages({ spaceId });
-    const rows: [string, string, string | undefined][] = [];
-    const walk = (list: typeof tree, parent: string) => {
-      for (const page of list) {
-        rows.push([page.id, parent, page.markdown]);
-        walk(page.pages, page.id);
-      }
-    };
-    walk(tree, "");
-    return rows;
-  };
+  /** The local and the remote page trees (see rowsOf). */
+  const localTree = async (replica: Replica) => rowsOf((await replica.client.listPages({ spaceId })).pages);
+  const remoteTree = async () => rowsOf((await alice.client.listPages({ spaceId })).pages);
 
   it("pulls a space: ids, hierarchy, order, markdown and file bytes", async () => {
     const replica = await replicaOf(local);
@@ -318,6 +310,32 @@ describe.each(Object.keys(stores))("docsbase/sync on a %s replica", (kind) => {
     const before = server.requests.length;
     expect(await replica.push(spaceId)).toBeUndefined();
     expect(server.requests.length).toBe(before);
+  });
+
+  it("a push first stored by a sync() that found the remote unreachable takes the subject of the next push", async () => {
+    let reachable = true;
+    const replica = await createReplica({
+      docsbase: local,
+      remote: server.base,
+      token: alice.token,
+      fetch: (input, init) =>
+        reachable ? fetch(input, init) : Promise.reject(new TypeError("fetch failed")),
+    });
+    await replica.pull(spaceId);
+    await replica.client.updatePage({
+      spaceId,
+      pageId: pages.faq!,
+      body: { markdown: "# FAQ\n\nOffline.\n" },
+    });
+    reachable = false;
+    await replica.sync(); // stores the push, without a subject, and cannot send it
+    expect(replica.online).toBe(false);
+    reachable = true;
+    const pushed = await replica.push(spaceId, { subject: "FAQ, rewritten offline" });
+    const [opened, ...others] = (await alice.client.listChangeRequestsForSpace({ spaceId })).items;
+    expect(others).toEqual([]);
+    expect(pushed?.changeRequest.id).toBe(opened!.id);
+    expect(opened!.subject).toBe("FAQ, rewritten offline");
   });
 
   it("a later push extends the open change request; once merged, a pull leaves only later work pending", async () => {

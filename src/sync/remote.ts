@@ -51,6 +51,7 @@ export interface RemoteFile {
 export interface RemoteChangeRequest {
   readonly id: string;
   readonly number: number;
+  readonly subject: string;
   readonly status: "draft" | "open" | "merged" | "archived";
   readonly urls: { readonly app: string };
 }

@@ -363,6 +363,16 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
       if (error.status === 409 && current && !OPEN.has(current.status)) return push(spaceId, pushOptions);
       throw error;
     }
+    // The push may have been stored without this subject (a sync() that found the remote
+    // unreachable) and is retried with its stored body: the subject asked for now is set after.
+    // Before the state moves on, so that a failure here leaves the push to be retried whole.
+    if (pushOptions.subject !== undefined && answer.subject !== pushOptions.subject) {
+      await remote.call(
+        "PATCH",
+        `/spaces/${encodeURIComponent(spaceId)}/change-requests/${encodeURIComponent(answer.id)}`,
+        { subject: pushOptions.subject },
+      );
+    }
     const recorded = {
       id: answer.id,
       number: answer.number,
