@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { measureBundle } from "./support/browser-bundle.js";
+import { chromiumMissing, launch as launchChromium, profileDirectory } from "./support/chromium.js";
 
 /**
  * examples/browser, as docs/browser.md tells a user to run it: `node examples/browser/build.js`
@@ -17,8 +17,6 @@ import { measureBundle } from "./support/browser-bundle.js";
  * `/v1` with an error and counts such requests, so none may reach it. The in-page example does the
  * same through `docsbase.fetch` in the page.
  */
-const CHROMIUM = "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
 const example = join(import.meta.dirname, "..", "examples", "browser");
 const publicDir = join(example, "public");
 const TYPES: Record<string, string> = {
@@ -27,11 +25,11 @@ const TYPES: Record<string, string> = {
   ".map": "application/json",
 };
 
-describe.skipIf(!available && !process.env["CI"])("examples/browser (Chromium)", () => {
+describe.skipIf(chromiumMissing)("examples/browser (Chromium)", () => {
   let server: Server;
   let origin: string;
   let apiRequests = 0;
-  const profiles: string[] = [];
+  const profiles: ReturnType<typeof profileDirectory>[] = [];
 
   beforeAll(() => {
     execFileSync(process.execPath, [join(example, "build.js")], { stdio: "pipe" });
@@ -60,17 +58,13 @@ describe.skipIf(!available && !process.env["CI"])("examples/browser (Chromium)",
   });
   afterAll(async () => {
     await new Promise((resolve) => server?.close(resolve));
-    for (const profile of profiles) rmSync(profile, { recursive: true, force: true });
+    for (const profile of profiles) profile.remove();
   });
 
   async function launch(): Promise<BrowserContext> {
-    const profile = mkdtempSync(join(tmpdir(), "docsbase-example-"));
+    const profile = profileDirectory();
     profiles.push(profile);
-    return chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-    });
+    return launchChromium(profile.path);
   }
 
   /** Fills the example's form, saves, and answers what the page shows as read back. */

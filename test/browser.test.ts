@@ -1,24 +1,20 @@
 import { build } from "esbuild";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumMissing, launch as launchChromium, profileDirectory } from "./support/chromium.js";
 
 /**
  * docsbase in a real browser: the core and the IndexedDB adapter, bundled for the browser, run in
  * headless Chromium (Debian's, installed by .ci/run), write through the fetch handler, and read the
  * data back after a reload. Outside CI, a machine without Chromium skips this test.
  */
-const CHROMIUM = "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
 
-describe.skipIf(!available && !process.env["CI"])("browser (Chromium, IndexedDB)", () => {
+describe.skipIf(chromiumMissing)("browser (Chromium, IndexedDB)", () => {
   let server: Server;
   let origin: string;
-  const profile = mkdtempSync(join(tmpdir(), "docsbase-chromium-"));
+  const profile = profileDirectory();
 
   beforeAll(async () => {
     const bundle = await build({
@@ -62,23 +58,10 @@ describe.skipIf(!available && !process.env["CI"])("browser (Chromium, IndexedDB)
   });
   afterAll(async () => {
     await new Promise((resolve) => server?.close(resolve));
-    rmSync(profile, { recursive: true, force: true });
+    profile.remove();
   });
 
-  const launch = () =>
-    chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+  const launch = () => launchChromium(profile.path);
 
   it("writes content in a page and reads it back after a reload", async () => {
     const context = await launch();

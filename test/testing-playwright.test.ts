@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, chromiumMissing } from "./support/chromium.js";
 import { docsModule, docsSections } from "./support/docs-examples.js";
 
 /**
@@ -9,11 +10,9 @@ import { docsModule, docsSections } from "./support/docs-examples.js";
  * .ci/run): the example's `page` is a page of this browser. Outside CI, a machine without Chromium
  * skips this test.
  */
-const CHROMIUM = "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
 const folder = join(import.meta.dirname, ".docs-examples-playwright");
 
-describe.skipIf(!available && !process.env["CI"])("docs/testing.md: the Playwright setup", () => {
+describe.skipIf(chromiumMissing)("docs/testing.md: the Playwright setup", () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await chromium.launch({

@@ -1,10 +1,8 @@
 import { build } from "esbuild";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { ApiClient, buildCli, ServeProcesses, type BuiltScript, type ServeProcess } from "./serve-process.js";
 
 /**
@@ -14,9 +12,7 @@ import { ApiClient, buildCli, ServeProcesses, type BuiltScript, type ServeProces
  * and Debian's Chromium through playwright-core.
  */
 
-export const CHROMIUM = "/usr/bin/chromium";
-/** Outside CI, a machine without Chromium skips these tests (as test/browser.test.ts does). */
-export const chromiumMissing = !existsSync(CHROMIUM) && !process.env["CI"];
+export { chromiumMissing, launch, profileDirectory } from "./chromium.js";
 
 /** Bundles a script of test/browser for the browser; `worker` for a service worker's. */
 export async function bundle(file: string, kind: "page" | "worker"): Promise<string> {
@@ -182,26 +178,6 @@ async function pass(remote: string, request: IncomingMessage) {
 const HOP = new Set(["host", "connection", "keep-alive", "transfer-encoding", "upgrade", "content-length"]);
 
 /** A Chromium profile directory, kept across the launches of one test ("restarting the browser"). */
-export function profileDirectory(): { path: string; remove(): void } {
-  const path = mkdtempSync(join(tmpdir(), "docsbase-sync-chromium-"));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
-}
-
-export function launch(profile: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
 
 /**
  * Serves the site's files to `context` from the test itself, as an offline-first app's cached
