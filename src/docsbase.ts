@@ -26,6 +26,7 @@ import { TokenCache, type TokenCacheOptions } from "./core/users/token-cache.js"
 import { bootstrapOperator, type BootstrapResult } from "./core/users/bootstrap.js";
 import { authenticateToken } from "./core/users/tokens.js";
 import { downloadRoutes } from "./http/downloads.js";
+import { corsOriginsOf } from "./http/cors.js";
 import { createHandler, type HttpRoute } from "./http/handler.js";
 import {
   type AnswerRouted,
@@ -70,6 +71,15 @@ export interface DocsbaseOptions {
   readonly ids?: () => string;
   /** Largest accepted request body, in bytes. Default 10 MiB. */
   readonly maxBodyBytes?: number;
+  /**
+   * Origins whose pages and workers may call the API from the browser across origins (CORS), as
+   * the `Origin` header writes them (`https://app.example.com`), or `"*"` for any: `fetch`
+   * answers their preflight requests and adds the CORS headers to every answer to them. The API
+   * authenticates with bearer tokens, never cookies, so no credentials are allowed. Default: none
+   * (no CORS header; a preflight answers 405). `createDocsbase` throws on an entry that is not an
+   * origin. See docs/api.md, "Cross-origin requests".
+   */
+  readonly corsOrigins?: readonly string[];
   /**
    * The memory budget, in bytes, of derived values kept between requests (tree nodes, page
    * versions, materialized revisions, search indexes, link graphs, rendered documents), each
@@ -336,6 +346,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
       serverUrl: `${baseUrl}/v1`,
     }));
 
+  const corsOrigins = corsOriginsOf(options.corsOrigins ?? []);
   const rateLimiter = options.rateLimit
     ? createRateLimiter(options.rateLimit === true ? {} : options.rateLimit, () => world.clock().getTime())
     : undefined;
@@ -357,6 +368,7 @@ export function createDocsbase<const Extra extends readonly ResourceModule[] = [
     ...(options.onError ? { onError: options.onError } : {}),
     ...(rateLimiter ? { rateLimit: rateLimiter } : {}),
     clientAddress: (request: PlainRequest) => clientAddressOf(request, options),
+    ...(options.corsOrigins ? { corsOrigins } : {}),
   });
   const onJobError = options.onError ?? ((error) => console.error("docsbase: background jobs failed", error));
   const handleRequest = jobs.fetch(handle, (error, request: PlainRequest) =>

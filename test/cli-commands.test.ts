@@ -97,6 +97,10 @@ describe("docsbase --help and --version", () => {
       code: 1,
       err: `--published-url (or DOCSBASE_PUBLISHED_URL) must be an http:// or https:// URL, got "localhost:3000/url/"\n`,
     });
+    expect(await cli(["serve", "--cors-origins", "https://app.example,app.example"])).toMatchObject({
+      code: 1,
+      err: `--cors-origins (or DOCSBASE_CORS_ORIGINS) must list origins such as https://app.example.com, or *, got "https://app.example,app.example"\n`,
+    });
   });
 });
 
@@ -282,6 +286,39 @@ describe("docsbase users and tokens, on a running server's database", () => {
       expect(published.body.urls.published).toBe(
         `http://localhost:3000/url/api.example/sites/${site.body.id}/`,
       );
+      server.child.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
+    }
+  });
+
+  it("answers CORS for the origins of --cors-origins or DOCSBASE_CORS_ORIGINS, and no other", async () => {
+    const operator = "dbt_cli_commands_operator_token";
+    for (const [args, env] of [
+      [["--memory", "--cors-origins", "https://app.example, http://localhost:5173"], {}],
+      [["--memory"], { DOCSBASE_CORS_ORIGINS: "https://app.example,http://localhost:5173" }],
+    ] as const) {
+      const server = await processes.start(args, { DOCSBASE_ADMIN_TOKEN: operator, ...env });
+      const preflight = (origin: string) =>
+        fetch(`${server.url}/v1/user`, {
+          method: "OPTIONS",
+          headers: {
+            origin,
+            "access-control-request-method": "GET",
+            "access-control-request-headers": "authorization",
+          },
+        });
+      const allowed = await preflight("http://localhost:5173");
+      expect(allowed.status).toBe(204);
+      expect(allowed.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+      expect(allowed.headers.get("access-control-allow-headers")).toContain("authorization");
+      const read = await fetch(`${server.url}/v1/user`, {
+        headers: { origin: "https://app.example", authorization: `Bearer ${operator}` },
+      });
+      expect(read.status).toBe(200);
+      expect(read.headers.get("access-control-allow-origin")).toBe("https://app.example");
+      const other = await preflight("https://elsewhere.example");
+      expect(other.status).toBe(405);
+      expect(other.headers.get("access-control-allow-origin")).toBeNull();
       server.child.kill("SIGTERM");
       expect(await server.exited).toBe(0);
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { MIN_OPERATOR_TOKEN_LENGTH } from "../core/users/bootstrap.js";
+import { corsOriginsOf } from "../http/cors.js";
 import { FixtureError, parseFixture, type Fixture } from "../testing/fixture.js";
 import { ADMIN_COMMANDS, runAdminCommand } from "./admin.js";
 import {
@@ -53,6 +54,16 @@ const DOWNLOAD_URL = option({
   env: "DOCSBASE_DOWNLOAD_URL",
   default: "the base URL",
   text: "Base of download URLs (files, PDF exports): an origin of their own, routed to this server.",
+});
+const CORS_ORIGINS = option({
+  name: "cors-origins",
+  type: "string",
+  value: "LIST",
+  env: "DOCSBASE_CORS_ORIGINS",
+  default: "none",
+  text:
+    "Origins whose pages may call the API from a browser (CORS), comma-separated " +
+    "(https://app.example.com,http://localhost:5173), or * for any.",
 });
 const POSTGRES = option({
   name: "postgres",
@@ -110,6 +121,7 @@ const SERVE: CommandSpec = {
     APP_URL,
     PUBLISHED_URL,
     DOWNLOAD_URL,
+    CORS_ORIGINS,
     ALLOW_PRIVATE,
     {
       name: "trust-proxy",
@@ -332,6 +344,15 @@ async function serve(
     return fail("DOCSBASE_TRANSLATOR_URL must be an http:// or https:// URL");
   }
   const translatorKey = env["DOCSBASE_TRANSLATOR_API_KEY"] || undefined;
+  const corsText = stringOption(values, CORS_ORIGINS, env);
+  const corsOrigins = corsText?.split(",").map((origin) => origin.trim());
+  try {
+    if (corsOrigins) corsOriginsOf(corsOrigins);
+  } catch {
+    return fail(
+      `--cors-origins (or DOCSBASE_CORS_ORIGINS) must list origins such as https://app.example.com, or *, got "${corsText}"`,
+    );
+  }
   const starting = startServer({
     port,
     host: flags.host,
@@ -348,6 +369,7 @@ async function serve(
     trustProxy,
     rateLimit: !flags["no-rate-limit"],
     timeouts,
+    ...(corsOrigins ? { corsOrigins } : {}),
     ...(testDouble ? { testDouble } : {}),
   });
   // Handlers go in before the server announces itself, so a signal right after start is graceful.

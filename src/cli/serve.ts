@@ -35,6 +35,8 @@ export interface ServeOptions {
   readonly appUrl?: string;
   /** Where a renderer serves the sites (`--published-url`; see `createDocsbase`). Default: none. */
   readonly publishedUrl?: string;
+  /** Origins allowed to call the API across origins (`--cors-origins`; see `createDocsbase`). Default: none. */
+  readonly corsOrigins?: readonly string[];
   /** Base of download URLs (`--download-url`); defaults to `baseUrl` (see `createDocsbase`). */
   readonly downloadBaseUrl?: string;
   /** Operator token to register (from `DOCSBASE_ADMIN_TOKEN`). */
@@ -194,6 +196,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       ...(options.appUrl ? { appUrl: options.appUrl } : {}),
       ...(options.publishedUrl ? { publishedUrl: options.publishedUrl } : {}),
       ...(options.downloadBaseUrl ? { downloadBaseUrl: options.downloadBaseUrl } : {}),
+      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
       allowPrivateNetwork: options.allowPrivateNetwork ?? false,
       ...(options.translator ? { translator: libreTranslate(options.translator) } : {}),
       ...(options.adminToken ? { operatorToken: options.adminToken } : {}),
@@ -219,6 +222,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       ...(options.appUrl ? { appUrl: options.appUrl } : {}),
       ...(options.publishedUrl ? { publishedUrl: options.publishedUrl } : {}),
       ...(options.downloadBaseUrl ? { downloadBaseUrl: options.downloadBaseUrl } : {}),
+      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
       allowPrivateNetwork: options.allowPrivateNetwork ?? false,
       ...(options.translator ? { translator: libreTranslate(options.translator) } : {}),
       rateLimit: options.rateLimit ?? true,

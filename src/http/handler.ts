@@ -3,6 +3,7 @@ import type { AnyOperation, HttpMethod } from "../core/registry.js";
 import { badRequest, DocsbaseError, isDocsbaseError, unauthorized } from "../core/shared/errors.js";
 import type { Caller, Context } from "../core/shared/world.js";
 import type { PlainAnswer, PlainRequest } from "./plain.js";
+import { withCors } from "./cors.js";
 import { decodeSegment, DOT_SEGMENT_MESSAGE, hasDotSegment } from "./paths.js";
 import { addressGroup, RateLimitedError, type RateLimiter } from "./rate-limit.js";
 import { RouteTable } from "./routes.js";
@@ -35,6 +36,8 @@ export interface HandlerOptions {
   readonly rateLimit?: RateLimiter;
   /** The client's address, which failed authentications and anonymous requests count against. */
   readonly clientAddress?: (request: PlainRequest) => string | undefined;
+  /** Origins whose pages may call the API across origins (`corsOrigins`, cors.ts); none when absent. */
+  readonly corsOrigins?: ReadonlySet<string>;
 }
 
 /** A route outside the registry: its path under `/v1`, written as the registry writes paths. */
@@ -147,7 +150,8 @@ export function createHandler(options: HandlerOptions): Handler {
       return renderError(error, request, options);
     }
   };
-  return Object.assign(handle, {
+  const answer = options.corsOrigins?.size ? withCors(options.corsOrigins, handle) : handle;
+  return Object.assign(answer, {
     routes,
     async answerRoute(route: HttpRoute, request: PlainRequest, params: Readonly<Record<string, string>>) {
       try {

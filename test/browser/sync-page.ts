@@ -26,14 +26,16 @@ async function readPage(space: string, pageId: string) {
 }
 
 const scenario = {
-  /** Opens (or reopens) the replica kept in this origin's IndexedDB. */
-  async open(token: string) {
+  /**
+   * Opens (or reopens) the replica kept in this origin's IndexedDB. The remote is this page's own
+   * origin, where the site passes `/v1` on to `docsbase serve`, unless another is given (CORS).
+   */
+  async open(token: string, remote: string = location.origin) {
     const docsbase = createDocsbase({
       storage: indexedDbStorage({ name: "docsbase-sync-test" }),
       baseUrl: location.origin,
     });
-    // The remote is this page's own origin, where the site passes `/v1` on to `docsbase serve`.
-    replica = await createReplica({ docsbase, remote: location.origin, token });
+    replica = await createReplica({ docsbase, remote, token });
     for (const event of ["pulled", "pushed", "conflict", "offline", "online"] as const) {
       replica.on(event, (detail) => events.push({ event, detail: JSON.parse(JSON.stringify(detail)) }));
     }

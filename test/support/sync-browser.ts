@@ -53,11 +53,11 @@ export interface Remote {
 const OPERATOR = "dbt_sync_browser_operator_token";
 
 /** Starts `docsbase serve --memory` (the built CLI: a start under tsx takes several times longer). */
-export async function startRemote(): Promise<Remote> {
+export async function startRemote(flags: readonly string[] = []): Promise<Remote> {
   const cli: BuiltScript = await buildCli();
   const processes = new ServeProcesses([cli.script]);
   try {
-    const server = await processes.start(["--memory"], { DOCSBASE_ADMIN_TOKEN: OPERATOR });
+    const server = await processes.start(["--memory", ...flags], { DOCSBASE_ADMIN_TOKEN: OPERATOR });
     const operator = new ApiClient(server.url, OPERATOR);
     const user = async (name: string): Promise<RemoteUser> => {
       const created = await must(operator, "POST", "/users", {
@@ -120,7 +120,7 @@ export async function editAndMerge(user: RemoteUser, space: string, page: string
   return merged.revision as string;
 }
 
-/** The site: `files` by path (`/` included), and `/v1/...` passed through to `remote`. */
+/** The site: `files` by path (`/` included), and `/v1/...` passed through to `remote` when given. */
 export interface Site {
   readonly origin: string;
   /** Every `/v1` request the site passed on, as `METHOD /v1/path`. */
@@ -129,13 +129,13 @@ export interface Site {
 }
 
 export async function startSite(
-  remote: string,
+  remote: string | undefined,
   files: Readonly<Record<string, { type: string; body: string }>>,
 ): Promise<Site> {
   const passed: string[] = [];
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://site").pathname;
-    if (path.startsWith("/v1/")) {
+    if (remote !== undefined && path.startsWith("/v1/")) {
       passed.push(`${request.method} ${path}`);
       void pass(remote, request).then(
         ({ status, headers, body }) => response.writeHead(status, headers).end(body),
