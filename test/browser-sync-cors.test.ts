@@ -1,13 +1,13 @@
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  bundle,
   chromiumMissing,
   launch,
   openPage,
   profileDirectory,
+  runScenario,
   startRemote,
-  startSite,
+  startScenarioSite,
   type Remote,
   type Site,
 } from "./support/sync-browser.js";
@@ -23,12 +23,8 @@ describe.skipIf(chromiumMissing)("a replica calling the server across origins (C
   const profile = profileDirectory();
 
   beforeAll(async () => {
-    const script = await bundle("sync-page.ts", "page");
     // No pass-through: the page calls the server at its own origin.
-    site = await startSite(undefined, {
-      "/": { type: "text/html", body: '<!doctype html><script type="module" src="/page.js"></script>' },
-      "/page.js": { type: "text/javascript", body: script },
-    });
+    site = await startScenarioSite(undefined);
     remote = await startRemote(["--cors-origins", site.origin]);
   });
   afterAll(async () => {
@@ -37,17 +33,7 @@ describe.skipIf(chromiumMissing)("a replica calling the server across origins (C
     profile.remove();
   });
 
-  const run = <T>(page: Page, script: string, ...args: unknown[]): Promise<T> =>
-    page.evaluate(
-      async ([name, values]) => {
-        try {
-          return { value: await (globalThis as any).syncScenario[name as string](...(values as unknown[])) };
-        } catch (error) {
-          return { error: String(error) };
-        }
-      },
-      [script, args] as const,
-    ) as Promise<T>;
+  const run = runScenario;
 
   it("pulls and pushes from a listed origin; another origin gets no answer it may read", async () => {
     const { space, pages, alice } = remote;

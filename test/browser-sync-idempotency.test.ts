@@ -1,14 +1,14 @@
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  bundle,
   chromiumMissing,
   launch,
   must,
   openPage,
   profileDirectory,
+  runScenario,
   startRemote,
-  startSite,
+  startScenarioSite,
   type Remote,
   type Site,
 } from "./support/sync-browser.js";
@@ -24,12 +24,8 @@ describe.skipIf(chromiumMissing)("a push retried after a dropped connection, in 
   const profile = profileDirectory();
 
   beforeAll(async () => {
-    const [started, script] = await Promise.all([startRemote(), bundle("sync-page.ts", "page")]);
-    remote = started;
-    site = await startSite(remote.url, {
-      "/": { type: "text/html", body: '<!doctype html><script type="module" src="/page.js"></script>' },
-      "/page.js": { type: "text/javascript", body: script },
-    });
+    remote = await startRemote();
+    site = await startScenarioSite(remote.url);
   });
   afterAll(async () => {
     await site?.close();
@@ -42,17 +38,7 @@ describe.skipIf(chromiumMissing)("a push retried after a dropped connection, in 
     await page.evaluate((token) => (globalThis as any).syncScenario.open(token), remote.alice.token);
     return page;
   };
-  const run = <T>(page: Page, script: string, ...args: unknown[]): Promise<T> =>
-    page.evaluate(
-      async ([name, values]) => {
-        try {
-          return { value: await (globalThis as any).syncScenario[name as string](...(values as unknown[])) };
-        } catch (error) {
-          return { error: String(error) };
-        }
-      },
-      [script, args] as const,
-    ) as Promise<T>;
+  const run = runScenario;
 
   it("yields one change request", async () => {
     const { space, pages, alice } = remote;

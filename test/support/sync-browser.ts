@@ -206,3 +206,32 @@ export async function openPage(context: BrowserContext, origin: string, name: st
   if (errors.length > 0) throw new Error(`the page failed: ${errors.join("; ")}`);
   return page;
 }
+
+/** The site of test/browser/sync-page.ts (`globalThis.syncScenario`), passing `/v1` to `remote` when given. */
+export async function startScenarioSite(remote: string | undefined): Promise<Site> {
+  return startSite(remote, {
+    "/": { type: "text/html", body: '<!doctype html><script type="module" src="/page.js"></script>' },
+    "/page.js": { type: "text/javascript", body: await bundle("sync-page.ts", "page") },
+  });
+}
+
+/**
+ * Calls `syncScenario[name](...args)` in the page (test/browser/sync-page.ts): `{ value }`, or
+ * `{ error }` with what it threw, as text.
+ */
+export function runScenario<T = any>(
+  page: Page,
+  name: string,
+  ...args: unknown[]
+): Promise<{ value?: T; error?: string }> {
+  return page.evaluate(
+    async ([script, values]) => {
+      try {
+        return { value: await (globalThis as any).syncScenario[script](...values) };
+      } catch (error) {
+        return { error: String(error) };
+      }
+    },
+    [name, args] as const,
+  );
+}
