@@ -1,6 +1,6 @@
 import { generateKeyBetween } from "fractional-indexing";
 import { insertMember } from "../core/members/records.js";
-import { type OrganizationRecord, organizationsTable } from "../core/organizations/tables.js";
+import { newOrganizationRecord, organizationsTable } from "../core/organizations/tables.js";
 import {
   type ReplicaOriginRecord,
   type ReplicaSpaceRecord,
@@ -9,7 +9,8 @@ import {
 } from "../core/replicas/tables.js";
 import { conflict } from "../core/shared/errors.js";
 import type { World } from "../core/shared/world.js";
-import { type SpaceRecord, spacesTable } from "../core/spaces/tables.js";
+import { newSpaceRecord } from "../core/spaces/records.js";
+import { spacesTable } from "../core/spaces/tables.js";
 import type { ReadTransaction, WriteTransaction } from "../core/storage/port.js";
 import { hashToken, newToken, storeToken } from "../core/users/tokens.js";
 import { type UserRecord, usersTable } from "../core/users/tables.js";
@@ -79,19 +80,10 @@ export async function ensureLocalSpace(
   const { space } = remote;
   const now = world.clock().toISOString();
   if (!(await tx.get(organizationsTable, space.organization))) {
-    const organization: OrganizationRecord = {
-      id: space.organization,
-      title: remote.organizationTitle,
-      createdAt: now,
-      emailDomains: [],
-      type: "business",
+    const organization = newOrganizationRecord(space.organization, remote.organizationTitle, now, {
       defaultRole: null,
-      sso: false,
-      ai: false,
       inviteLinks: false,
-      plan: "free_2024",
-      mergeRules: { type: "none" },
-    };
+    });
     await tx.put(organizationsTable, organization);
   }
   await insertMember(tx, world, space.organization, user, "admin");
@@ -105,24 +97,22 @@ export async function ensureLocalSpace(
     reverse: true,
     limit: 1,
   });
-  const record: SpaceRecord = {
-    id: space.id,
-    organization: space.organization,
-    parent: "",
-    state: "live",
-    position: generateKeyBetween(last?.position ?? null, null),
-    title: space.title,
-    emoji: space.emoji ?? "",
-    visibility: "private",
-    // Local edits are the point of a replica, whatever the remote's mode: the server judges the push.
-    editMode: "live",
-    defaultLevel: "inherit",
-    mergeRules: { type: "inherit" },
+  const record = newSpaceRecord(
+    world,
+    space.id,
+    {
+      organization: space.organization,
+      parent: "",
+      position: generateKeyBetween(last?.position ?? null, null),
+      title: space.title,
+      emoji: space.emoji ?? "",
+      visibility: "private",
+      // Local edits are the point of a replica, whatever the remote's mode: the server judges the push.
+      editMode: "live",
+      defaultLevel: "inherit",
+    },
     revision,
-    createdAt: now,
-    updatedAt: now,
-    counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
-  };
+  );
   await tx.put(spacesTable, record);
 }
 

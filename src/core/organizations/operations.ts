@@ -9,7 +9,7 @@ import { LARGE_ITEMS_PAGE_CHARS, listOf, pageQuery, paginate } from "../shared/p
 import { memberRoleOrGuest } from "../shared/roles.js";
 import { boundedId, httpUrl, pathParam } from "../shared/schema.js";
 import { type MemberRecord, membersTable } from "../members/tables.js";
-import { type OrganizationRecord, organizationsTable } from "./tables.js";
+import { newOrganizationRecord, organizationsTable } from "./tables.js";
 import { usersTable } from "../users/tables.js";
 import { sitesTable } from "../sites/tables.js";
 import { anyCallerOnOrganization } from "./access.js";
@@ -63,19 +63,7 @@ export const createOrganization = defineOperation({
   async run(scope, { body }) {
     const { tx, caller } = scope;
     const now = scope.clock().toISOString();
-    const organization: OrganizationRecord = {
-      id: scope.ids(),
-      title: body.title,
-      createdAt: now,
-      emailDomains: [],
-      type: "business",
-      defaultRole: "read",
-      sso: false,
-      ai: false,
-      inviteLinks: true,
-      plan: "free_2024",
-      mergeRules: { type: "none" },
-    };
+    const organization = newOrganizationRecord(scope.ids(), body.title, now);
     await tx.put(organizationsTable, organization);
     await insertMember(tx, scope, organization.id, caller.userId, "admin");
     return presentOrganization(tx, scope, await requireMembership(tx, scope, organization.id));

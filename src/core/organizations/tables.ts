@@ -40,6 +40,32 @@ export const organizationRecord = z.object({
 });
 export type OrganizationRecord = z.infer<typeof organizationRecord>;
 
+/**
+ * A new organization's record: `createOrganization`'s defaults (anyone joining reads, invite links
+ * on), unless `access` says otherwise, as a replica's local copy of a remote organization does.
+ */
+export function newOrganizationRecord(
+  id: string,
+  title: string,
+  createdAt: string,
+  access: Partial<Pick<OrganizationRecord, "defaultRole" | "inviteLinks">> = {},
+): OrganizationRecord {
+  return {
+    id,
+    title,
+    createdAt,
+    emailDomains: [],
+    type: "business",
+    defaultRole: "read",
+    sso: false,
+    ai: false,
+    inviteLinks: true,
+    plan: "free_2024",
+    mergeRules: { type: "none" },
+    ...access,
+  };
+}
+
 export const organizationsTable = defineTable({
   name: "organizations",
   key: "id",

@@ -53,21 +53,34 @@ export async function insertSpace(
     ...(source ? { startFrom: source } : {}),
     changes: {},
   });
+  const space = newSpaceRecord(world, id, fields, revision.id);
+  await tx.put(spacesTable, space);
+  return space;
+}
+
+/**
+ * The record of a new live space `id` at `revision` (already written): what {@link insertSpace}
+ * stores, and a replica's local copy of a remote space (src/sync).
+ */
+export function newSpaceRecord(
+  world: Pick<World, "clock">,
+  id: string,
+  fields: NewSpace,
+  revision: string,
+): SpaceRecord {
   const now = world.clock().toISOString();
   const { language, mergeRules, ...rest } = fields;
-  const space: SpaceRecord = {
+  return {
     ...rest,
     id,
     state: "live",
     ...(language ? { language } : {}),
     mergeRules: mergeRules ?? { type: "inherit" },
-    revision: revision.id,
+    revision,
     createdAt: now,
     updatedAt: now,
     counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
   };
-  await tx.put(spacesTable, space);
-  return space;
 }
 
 /** The job type of the permanent removal of a deleted space. */
