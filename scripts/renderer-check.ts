@@ -37,12 +37,13 @@ const RENDERER_PORT = 3000;
 const HOSTNAME = "docs.example.test";
 const OPERATOR = "dbt_renderer_check_operator_token";
 
-const cache = join(root, "node_modules", ".cache", "renderer");
+const userCache = process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
+// Not under node_modules: Node 22 refuses to strip the types of a .ts file there, and the
+// renderer's packages load their tsdown.config.ts that way.
+const cache = process.env.DOCSBASE_RENDERER_CACHE ?? join(userCache, "docsbase-renderer");
 const source = join(cache, "gitbook");
 const app = join(source, "packages", "gitbook");
-const nodeCache =
-  process.env.DOCSBASE_NODE_CACHE ??
-  join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "docsbase-node");
+const nodeCache = process.env.DOCSBASE_NODE_CACHE ?? join(userCache, "docsbase-node");
 const nodeDirectory = join(nodeCache, `node-${NODE_VERSION}`);
 const tools = join(cache, "tools");
 
