@@ -40,6 +40,7 @@ import { benchEmbeds } from "./embeds.js";
 import { benchReusableContents } from "./reusable-contents.js";
 import { benchMentions } from "./mentions.js";
 import { benchSyncPull } from "./sync-pull.js";
+import { benchLookups } from "./lookups.js";
 
 const directory = mkdtempSync(join(tmpdir(), "docsbase-bench-"));
 const items = defineTable({
@@ -155,6 +156,8 @@ const parts = {
   mentions: benchMentions,
   // Issue 26: a 5,000-page pull into a replica (docsbase/sync), and the pulls after it.
   "sync-pull": benchSyncPull,
+  // Published-content lookups in read transactions, alone and beside a writer (SQLite, PostgreSQL).
+  lookups: () => benchLookups(directory),
 };
 const chosen = Object.entries(parts).filter(([name]) => process.argv.includes(name));
 if (chosen.length > 0) {

@@ -41,6 +41,12 @@ async function setup(rateLimit: RateLimitOptions | false = false) {
     t.request("GET", `/urls/published?url=${encodeURIComponent(`http://docsbase.test/sites/${siteId}/`)}`, {
       token: null,
     });
+  /** The same lookup as `lookup`, by `POST /urls/published` (resolvePublishedContentByUrl). */
+  const resolve = (siteId: string) =>
+    t.request("POST", "/urls/published", {
+      token: null,
+      body: { url: `http://docsbase.test/sites/${siteId}/` },
+    });
   const readerRows = () =>
     storage.read((tx) => tx.list(tokensTable, { index: "byKind", where: ["space-reader"] }));
   return {
@@ -48,6 +54,7 @@ async function setup(rateLimit: RateLimitOptions | false = false) {
     site,
     sites,
     lookup,
+    resolve,
     readerRows,
     from: (next: string) => {
       address = next;
@@ -95,13 +102,22 @@ describe("reader tokens and lookups", () => {
     const w = await setup({ publicWrites: { limit: 3, windowMs: 60_000 } });
     const siteId = await w.site("Docs");
     const statuses: number[] = [];
-    for (let index = 0; index < 5; index++) statuses.push((await w.lookup(siteId)).status);
+    // Both lookups, GET and POST, count alike.
+    for (let index = 0; index < 5; index++) {
+      statuses.push((await (index % 2 ? w.resolve(siteId) : w.lookup(siteId))).status);
+    }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect((await w.resolve(siteId)).body.error.message).toMatch(/^Too many lookups/);
     const refused = await w.lookup(siteId);
     expect(refused.body.error.message).toMatch(/^Too many lookups/);
     expect(refused.headers.get("x-ratelimit-limit")).toBe("3");
     // Reads that need no token are not lookups.
     expect((await w.t.request("GET", "/openapi/none/none", { token: null })).status).toBe(404);
+    const search = await w.t.request("POST", `/orgs/none/sites/${siteId}/search`, {
+      token: null,
+      body: { query: "docs" },
+    });
+    expect(search.status).not.toBe(429);
     w.from("192.0.2.1");
     expect((await w.lookup(siteId)).status).toBe(200);
   });
@@ -122,6 +138,54 @@ describe("reader tokens and lookups", () => {
     expect((await w.lookup(siteId)).body.apiToken).toBe(second);
     // Site tokens are JWTs: nothing is stored per token.
     expect(await w.readerRows()).toEqual([]);
+  });
+
+  it("run in read transactions: the first lookup of a database writes the signing key, no lookup writes anything else", async () => {
+    const inner = memoryStorage();
+    let writes = 0;
+    // The memory adapter, counting the write transactions docsbase opens on it.
+    const storage = new Proxy(inner, {
+      get(target, property) {
+        if (property === "write") {
+          return (body: Parameters<typeof inner.write>[0]) => {
+            writes += 1;
+            return target.write(body);
+          };
+        }
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const t = await createTestDocsbase({ storage, now: "2026-01-01T00:00:00.000Z" });
+    const owner = await t.createUser("Owner");
+    const organizationId = (await t.as(owner).createOrganization({ body: { title: "Acme" } })).id;
+    const spaceId = (await t.as(owner).createSpace({ organizationId, body: { title: "Docs" } })).id;
+    const siteId = (
+      await t.as(owner).createSite({ organizationId, body: { title: "Docs", spaces: [spaceId] } })
+    ).id;
+    await t.as(owner).publishSite({ organizationId, siteId });
+    const url = `http://docsbase.test/sites/${siteId}/`;
+    const lookUp = async () => {
+      const [viaGet, viaPost] = await Promise.all([
+        t.request("GET", `/urls/published?url=${encodeURIComponent(url)}`, { token: null }),
+        t.request("POST", "/urls/published", { token: null, body: { url: `${url}llms.txt` } }),
+      ]);
+      expect([viaGet.status, viaPost.status]).toEqual([200, 200]);
+      return [viaGet.body.apiToken as string, viaPost.body.apiToken as string];
+    };
+
+    const before = writes;
+    const first = await lookUp();
+    // The key, once: the two concurrent first lookups each open a write that finds or makes it.
+    expect(writes - before).toBeGreaterThanOrEqual(1);
+    expect(writes - before).toBeLessThanOrEqual(2);
+    const afterKey = writes;
+    const later = [...(await lookUp()), ...(await lookUp())];
+    expect(writes).toBe(afterKey);
+    // The tokens signed before and after the key was stored read the space alike.
+    for (const token of [...first, ...later]) {
+      expect((await t.as(token).getCurrentRevision({ spaceId })).pages).toEqual([]);
+    }
   });
 
   it("are accepted by every instance sharing the database, which all sign with one key", async () => {

@@ -59,7 +59,8 @@ export const noContent = () => new Reply<never>(204);
  * What `run` returns when the rest of its work must wait until its transaction has ended: network
  * I/O, which a transaction body must not await (IndexedDB commits a transaction left idle; see
  * `Storage`). `invoke` calls `finish` once the transaction is over, and answers what it returns.
- * The access rule has already been checked; `finish` touches no storage.
+ * The access rule has already been checked; `finish` touches no storage, but for a rare write of
+ * its own in a transaction it opens (the published lookup's first signing key).
  *
  * @example
  * ```ts

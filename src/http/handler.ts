@@ -188,11 +188,11 @@ async function serve(
   const query = queryOf(request.url);
   const body = operation.body ? await readJson(request, options.maxBodyBytes) : undefined;
   const context = await options.context(caller);
-  // Only a public write needs the address (a lookup records it on the token it issues); other
-  // requests keep the context made once per caller.
+  // Only an operation handing out a token needs the address (a lookup records it on the token);
+  // other requests keep the context made once per caller.
   const outcome = await invoke(
     operation,
-    addressKey !== undefined && isPublicWrite(operation)
+    addressKey !== undefined && operation.access.handsOutToken
       ? { ...context, clientAddress: addressKey }
       : context,
     {
@@ -204,10 +204,6 @@ async function serve(
   );
   return render(outcome, limitHeaders);
 }
-
-/** An operation that needs no token yet writes (a lookup, which issues a reader token). */
-const isPublicWrite = (operation: AnyOperation) =>
-  operation.transaction === "write" && !operation.access.authenticated;
 
 /**
  * The key a caller's requests count against: a user's id; for a reader token, the address that
@@ -253,7 +249,7 @@ async function admit(
     const limitHeaders =
       options.rateLimit?.request(limitKeyOf(caller, addressKey), {
         site: caller?.scope?.site,
-        publicWrite: isPublicWrite(operation),
+        publicWrite: operation.access.handsOutToken === true,
       }) ?? {};
     if (operation.access.authenticated && !caller) throw unauthorized();
     return { caller, limitHeaders, addressKey };

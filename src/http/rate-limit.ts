@@ -28,8 +28,9 @@ export interface RateLimitOptions {
    */
   readonly requests?: Limit | false;
   /**
-   * Requests to operations that need no token yet write (`/urls/published`, which issues a
+   * Requests to operations that need no token yet hand one out (`/urls/published`, which issues a
    * reader token), per client address (per caller when one is authenticated), on top of `requests`.
+   * The name is older than the lookups' read transactions; it means the lookups.
    */
   readonly publicWrites?: Limit | false;
   /** Requests made with reader tokens, per site whose lookup issued them, from any address. */
@@ -97,7 +98,7 @@ export interface RateLimiter {
 export interface RequestCounters {
   /** The site of the reader token it is made with (`readerRequestsPerSite`). */
   readonly site?: string | undefined;
-  /** Whether it is a public write (`publicWrites`, counted against the same key as `requests`). */
+  /** Whether it hands out a token without one (`publicWrites`, counted against the key of `requests`). */
   readonly publicWrite?: boolean;
 }
 

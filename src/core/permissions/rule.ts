@@ -29,6 +29,12 @@ export interface AccessRule<Loaded extends object = object, Params = Record<stri
    */
   readonly integrationToken?: string;
   /**
+   * Set on the rules of the operations that need no token yet hand one out (the published-content
+   * lookups): the HTTP handler gives them the client's address, which the token records, and
+   * counts them under the `publicWrites` rate limit.
+   */
+  readonly handsOutToken?: true;
+  /**
    * Loads and refuses; throws the standard `DocsbaseError` (401, 403, 404). `query` is the
    * validated query, for the few rules that read one (`shareKey` of published reads).
    */

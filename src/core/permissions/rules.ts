@@ -9,6 +9,14 @@ export const noToken = defineAccess<object>({
   resolve: async () => ({}),
 });
 
+/** Reachable without a token, and hands one out (the published-content lookups). */
+export const handsOutToken = defineAccess<object>({
+  summary: "no token needed",
+  authenticated: false,
+  handsOutToken: true,
+  resolve: async () => ({}),
+});
+
 /** Any authenticated caller; `run` receives them as `caller`. */
 export const anyCaller = defineAccess<{ readonly caller: Caller }>({
   summary: "any authenticated caller",

@@ -1,8 +1,8 @@
 import type { Context, World } from "../shared/world.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import { spacesTable } from "../spaces/tables.js";
-import type { ReadTransaction, WriteTransaction } from "../storage/port.js";
-import { issueSiteToken } from "../users/site-token.js";
+import type { ReadTransaction } from "../storage/port.js";
+import type { SiteTokenGrant } from "../users/site-token.js";
 import { loadStructure, siteRootUrl } from "../sites/present.js";
 import { visibleStructure, visitorAccess, walk } from "../sites/readers.js";
 import {
@@ -236,21 +236,20 @@ function pick<T extends { readonly id: string; readonly path: string; readonly d
 }
 
 /**
- * The `apiToken` of a resolution (a site token): reads its space's current content and revision,
- * and its site's published content as this visitor sees it; its requests count against the
- * address that looked it up and against the site.
+ * What the `apiToken` of a resolution (a site token) grants: its space's current content and
+ * revision, and its site's published content as this visitor sees it; its requests count against
+ * the address that looked it up and against the site.
  */
-export const readerToken = (tx: WriteTransaction, context: Context, resolution: Resolution) =>
-  issueSiteToken(tx, context, {
-    organization: resolution.site.organization,
-    site: resolution.site.id,
-    siteSection: resolution.section?.id,
-    siteSpace: resolution.siteSpace.id,
-    space: resolution.space.id,
-    revision: resolution.space.revision,
-    claims: resolution.claims,
-    address: context.clientAddress,
-  });
+export const readerTokenGrant = (context: Context, resolution: Resolution): SiteTokenGrant => ({
+  organization: resolution.site.organization,
+  site: resolution.site.id,
+  siteSection: resolution.section?.id,
+  siteSpace: resolution.siteSpace.id,
+  space: resolution.space.id,
+  revision: resolution.space.revision,
+  claims: resolution.claims,
+  address: context.clientAddress,
+});
 
 /**
  * Where a resolved URL redirects: the published URL of the destination of the site's redirect whose

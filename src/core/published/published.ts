@@ -1,9 +1,10 @@
 import * as z from "zod";
-import { noToken } from "../permissions/rules.js";
-import { defineOperation, type Scope } from "../registry.js";
+import { handsOutToken } from "../permissions/rules.js";
+import { afterTransaction, type AfterTransaction, defineOperation, type Scope } from "../registry.js";
 import { badRequest, notFound } from "../shared/errors.js";
 import { MAX_ID_LENGTH, MAX_URL_LENGTH, queryBoolean } from "../shared/schema.js";
-import { readerToken, redirectOf, resolvePublishedUrl, type Visitor } from "./lookup.js";
+import { issueSiteToken, signingKey, siteTokenKey } from "../users/site-token.js";
+import { readerTokenGrant, redirectOf, resolvePublishedUrl, type Visitor } from "./lookup.js";
 import { loadCustomizations, publishedCustomizations } from "../sites/customization.js";
 import { siteCustomizationSchema } from "../sites/customization-schema.js";
 import { loadStructure, presentSite, presentStructure } from "../sites/present.js";
@@ -111,6 +112,7 @@ function parseUrl(text: string, field: string): URL {
 }
 
 const lookupResponse = z.union([redirectSchema, publishedSiteContentSchema]);
+type LookupAnswer = z.input<typeof lookupResponse>;
 
 /**
  * The answer of both lookups: the URL resolved for this visitor; or the `Redirect` shape, to the
@@ -118,12 +120,12 @@ const lookupResponse = z.union([redirectSchema, publishedSiteContentSchema]);
  * from a path that names no page (`target: "content"`, an absolute URL).
  */
 async function lookUp(
-  scope: Scope<object, "write">,
+  scope: Scope<object, "read">,
   text: string,
   field: string,
   visitor: Visitor,
   redirectOnError: boolean | undefined,
-): Promise<z.input<typeof lookupResponse>> {
+): Promise<LookupAnswer | AfterTransaction<LookupAnswer>> {
   const url = parseUrl(text, field);
   const result = await resolvePublishedUrl(scope.tx, scope, url, visitor);
   if (!result.ok) {
@@ -138,7 +140,7 @@ async function lookUp(
   const { resolution } = result;
   const redirect = await redirectOf(scope.tx, scope, url, resolution);
   if (redirect) return { target: "content" as const, redirect };
-  return {
+  const answer = (apiToken: string): LookupAnswer => ({
     site: resolution.site.id,
     ...(resolution.section ? { siteSection: resolution.section.id } : {}),
     siteSpace: resolution.siteSpace.id,
@@ -147,12 +149,21 @@ async function lookUp(
     pathname: resolution.pathname,
     basePath: resolution.basePath,
     siteBasePath: resolution.siteBasePath,
-    apiToken: await readerToken(scope.tx, scope, resolution),
+    apiToken,
     organization: resolution.site.organization,
     ...(resolution.shareKey ? { shareKey: resolution.shareKey } : {}),
     complete: resolution.complete,
     canonicalUrl: resolution.canonicalUrl,
-  };
+  });
+  const grant = readerTokenGrant(scope, resolution);
+  const key = await siteTokenKey(scope.tx);
+  if (key) return answer(await issueSiteToken(key, scope, grant));
+  // The database's first lookup: the signing key is made once, in a write transaction of its own
+  // after this read (serializable on every adapter, so instances starting together share one).
+  return afterTransaction(async () => {
+    const created = await scope.storage.write((tx) => signingKey(tx, scope));
+    return answer(await issueSiteToken(created, scope, grant));
+  });
 }
 
 export const getPublishedContentByUrl = defineOperation({
@@ -162,9 +173,7 @@ export const getPublishedContentByUrl = defineOperation({
   tag: publishedTag,
   summary:
     "Resolve a published URL to its site, section, site space, space and path, with a short-lived read-only token for that space",
-  access: noToken,
-  // Creates the signing key of the `apiToken` it hands out, on the first lookup.
-  transaction: "write",
+  access: handsOutToken,
   query: z.object({
     url: z.string().min(1).max(MAX_URL_LENGTH),
     visitorAuthToken: z.string().max(MAX_VISITOR_TOKEN_LENGTH).optional(),
@@ -182,9 +191,9 @@ export const resolvePublishedContentByUrl = defineOperation({
   tag: publishedTag,
   summary:
     "Resolve a published URL as getPublishedContentByUrl does, the visitor's token and unsigned claims in the body",
-  access: noToken,
-  // Creates the signing key of the `apiToken` it hands out, on the first lookup.
-  transaction: "write",
+  access: handsOutToken,
+  // A POST that writes nothing: renderers send it twice per page, and reads run side by side.
+  transaction: "read",
   body: z.object({
     url: z.string().min(1).max(MAX_URL_LENGTH),
     redirectOnError: z.boolean().optional(),

@@ -85,29 +85,30 @@ export async function signingKey(
 }
 
 /**
- * Issues a site token (the `apiToken` of a lookup): a JWT whose claims say what it reads. It is
- * about 400 characters for a visitor without claims (the renderer puts it in file paths): ids
- * only, `spaces` holding the one space it reads, the visitor's claims only when there are some.
+ * Issues a site token (the `apiToken` of a lookup): a JWT whose claims say what it reads, signed
+ * with `key` ({@link siteTokenKey}, or {@link signingKey} when none is stored yet). It is about
+ * 400 characters for a visitor without claims (the renderer puts it in file paths): ids only,
+ * `spaces` holding the one space it reads, the visitor's claims only when there are some.
  *
  * The same grant gets the same token again while more than half its lifetime is left, so a
- * renderer that caches by token keeps its cache across lookups; nothing is written but the key,
- * once.
+ * renderer that caches by token keeps its cache across lookups. It reads and writes no storage,
+ * so a lookup runs in a read transaction.
  *
  * @example
  * ```ts
- * const apiToken = await issueSiteToken(tx, world, {
- *   organization: site.organization, site: site.id, siteSpace: siteSpace.id,
- *   space: space.id, revision: space.revision, address: context.clientAddress,
+ * const apiToken = await issueSiteToken(key, world, {
+ *   organization: site.organization, site: site.id, siteSection: undefined,
+ *   siteSpace: siteSpace.id, space: space.id, revision: space.revision,
+ *   address: context.clientAddress,
  * });
  * ```
  */
 export async function issueSiteToken(
-  tx: WriteTransaction,
-  world: Pick<World, "clock" | "ids" | "cache">,
+  key: SigningKeyRecord,
+  world: Pick<World, "clock" | "cache">,
   grant: SiteTokenGrant,
 ): Promise<string> {
   const now = world.clock().getTime();
-  const key = await signingKey(tx, world);
   const claims = grant.claims && Object.keys(grant.claims).length > 0 ? grant.claims : undefined;
   // JSON of an array: no separator an id, an address or a claim could forge.
   const memoKey = `site-token:${JSON.stringify([
