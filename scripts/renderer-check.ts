@@ -35,6 +35,12 @@ const BUN_VERSION = "1.3.0";
 const API_PORT = Number(process.env.RENDERER_API_PORT ?? 8790);
 const RENDERER_PORT = 3000;
 const HOSTNAME = "docs.example.test";
+/**
+ * docsbase's public base URL, under which sites without a hostname are published. Without a port:
+ * the renderer refuses a site URL whose host has one (400 "Invalid request"). Nothing resolves the
+ * name; the renderer only hands it back in lookups, and calls the API at `GITBOOK_API_URL`.
+ */
+const BASE_URL = "http://docsbase.localhost";
 const OPERATOR = "dbt_renderer_check_operator_token";
 
 const userCache = process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
@@ -224,8 +230,12 @@ const PAGES = [
 /** The seeded user's name, which a page mentioning them shows. */
 const AUTHOR = "Renderer Check";
 
-/** An organization, a space of {@link PAGES}, and a public site on {@link HOSTNAME}, published. */
-async function seed(api: Api): Promise<void> {
+/**
+ * An organization, a space of {@link PAGES}, a public site on {@link HOSTNAME}, and a second
+ * public site of the same space without a hostname, both published. Answers the second site's
+ * `urls.published`: the renderer's URL of docsbase's own `/sites/<id>/`.
+ */
+async function seed(api: Api): Promise<string> {
   const user = await api("POST", "/users", { displayName: AUTHOR, email: "renderer@example.test" });
   const token = (await api("POST", `/users/${user.id as string}/tokens`)).token as string;
   const org = await api("POST", "/orgs", { title: "Acme" }, token);
@@ -246,6 +256,20 @@ async function seed(api: Api): Promise<void> {
   await api("PATCH", sitePath, { hostname: HOSTNAME }, token);
   await api("POST", `${sitePath}/hostname/approve`);
   await api("POST", `${sitePath}/publish`, undefined, token);
+
+  const hostless = await api(
+    "POST",
+    `/orgs/${org.id as string}/sites`,
+    { title: "Acme beta", visibility: "public", spaces: [space.id] },
+    token,
+  );
+  const published = await api(
+    "POST",
+    `/orgs/${org.id as string}/sites/${hostless.id as string}/publish`,
+    undefined,
+    token,
+  );
+  return (published.urls as { published: string }).published;
 }
 
 interface Check {
@@ -308,6 +332,14 @@ const CHECKS: readonly Check[] = [
   },
 ];
 
+/** A page of the site without a hostname, under the `urls.published` docsbase handed out. */
+const hostlessCheck = (published: string): Check => ({
+  name: "a site without a hostname, at its urls.published",
+  url: `${published}install`,
+  status: 200,
+  contains: ["<title>Install", ">Configure<", "Requirements", "npm install docsbase"],
+});
+
 async function check({ name, url, init, status, contains }: Check): Promise<boolean> {
   const answer = await fetch(url, { redirect: "follow", ...init });
   const text = await answer.text();
@@ -345,6 +377,8 @@ async function main(): Promise<void> {
         String(API_PORT),
         "--published-url",
         `http://localhost:${RENDERER_PORT}/url/`,
+        "--base-url",
+        BASE_URL,
       ],
       {
         cwd: root,
@@ -354,7 +388,7 @@ async function main(): Promise<void> {
       },
     );
     children.push(docsbase.child);
-    await seed(apiClient(`http://127.0.0.1:${API_PORT}`, OPERATOR));
+    const hostless = await seed(apiClient(`http://127.0.0.1:${API_PORT}`, OPERATOR));
 
     step(`the renderer (next start) on localhost:${RENDERER_PORT}`);
     const renderer = await startProcess(
@@ -373,7 +407,7 @@ async function main(): Promise<void> {
 
     step("checks");
     const results: boolean[] = [];
-    for (const each of CHECKS) results.push(await check(each));
+    for (const each of [...CHECKS, hostlessCheck(hostless)]) results.push(await check(each));
     // What the renderer logged about docsbase's answers: each call that failed, and the settings it could not find.
     const complaints = renderer
       .output()

@@ -133,6 +133,19 @@ describe("getPublishedContentByUrl: URLs", () => {
     expect((await w.lookup("ftp://docsbase.test/sites/x/")).status).toBe(400);
   });
 
+  it("resolves the instance's own URLs over https too, as a renderer asks for every URL", async () => {
+    const w = await setup();
+    const page = `https://docsbase.test/sites/${w.site}/intro`;
+    const { status, body } = await w.lookup(page);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ site: w.site, pathname: "intro", siteBasePath: `/sites/${w.site}/` });
+    // Canonical at the instance's URL, as handed out.
+    expect(body.canonicalUrl).toBe(`${w.root}intro`);
+    expect((await w.post({ url: page })).body).toMatchObject({ site: w.site, pathname: "intro" });
+    // Another host is no instance URL, whatever its path.
+    expect((await w.lookup(`https://elsewhere.test/sites/${w.site}/intro`)).status).toBe(404);
+  });
+
   it("resolves by basename and hostname, canonical on the hostname", async () => {
     const w = await setup();
     await w.client.updateSiteById({

@@ -83,7 +83,9 @@ async function matchSite(
 ): Promise<{ site: SiteRecord; siteBasePath: string; segments: string[] } | undefined> {
   const base = new URL(world.baseUrl);
   const sitesPrefix = `${base.pathname.replace(/\/+$/, "")}/sites/`;
-  if (url.origin === base.origin && url.pathname.startsWith(sitesPrefix)) {
+  // By host, http or https alike: a renderer asks for `https://<host>/...` of whatever URL it
+  // serves, an instance's own (`http://127.0.0.1:8790/sites/<id>/`) included.
+  if (url.host === base.host && url.pathname.startsWith(sitesPrefix)) {
     const [name = "", ...rest] = url.pathname.slice(sitesPrefix.length).split("/");
     const decoded = decode(name);
     if (!decoded) return undefined;
