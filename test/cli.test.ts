@@ -47,10 +47,10 @@ describe("docsbase serve", () => {
         message: "docsbase does not implement askInOrganization (POST /orgs/{organizationId}/ask)",
       },
     });
-    const patch = await send("PATCH", "/users/u1");
-    expect(patch.status).toBe(501);
-    expect(((await patch.json()) as { error: { message: string } }).error.message).toBe(
-      "docsbase does not implement updateUserById (PATCH /users/{userId})",
+    const fonts = await send("GET", "/orgs/acme/fonts");
+    expect(fonts.status).toBe(501);
+    expect(((await fonts.json()) as { error: { message: string } }).error.message).toBe(
+      "docsbase does not implement listCustomFonts (GET /orgs/{organizationId}/fonts)",
     );
     expect((await send("GET", "/user")).status).toBe(200);
     expect((await send("GET", "/nothing/here")).status).toBe(404);

@@ -234,6 +234,7 @@ export const COVERAGE = {
   organizations: [
     "getAuthenticatedUser",
     "getUserById",
+    "updateUserById",
     "listOrganizationsForAuthenticatedUser",
     "getOrganizationById",
     "updateOrganizationById",

@@ -25,6 +25,25 @@ describe.each(STORAGE_KINDS)("conformance: users and organizations (%s)", (kind)
     expect(await statusOf(api.users.getUserById(stranger.id))).toBe(404);
   });
 
+  it("updates the authenticated user's name and photo, and refuses another's", async () => {
+    const bob = await h.test.createUser("Bob", "bob@acme.test");
+    const api = h.client(bob.token);
+    const { data: renamed } = await api.users.updateUserById(bob.id, {
+      displayName: "Robert",
+      photoURL: "https://example.test/robert.png",
+    });
+    expect(renamed).toMatchObject({
+      object: "user",
+      id: bob.id,
+      displayName: "Robert",
+      photoURL: "https://example.test/robert.png",
+    });
+    expect((await api.user.getAuthenticatedUser()).data.displayName).toBe("Robert");
+    expect(await statusOf(api.users.updateUserById(bob.id, {}))).toBe(400);
+    const stranger = await h.test.createUser("Stranger");
+    expect(await statusOf(api.users.updateUserById(stranger.id, { displayName: "Mallory" }))).toBe(404);
+  });
+
   it("creates, reads, lists, patches and joins organizations", async () => {
     const admin = await h.test.createUser("Admin", "admin@acme.test");
     const created = await h.test.request("POST", "/orgs", { token: admin.token, body: { title: "Acme" } });

@@ -3,7 +3,7 @@ import * as z from "zod";
 import { defineOperation } from "../registry.js";
 import { httpUrl, pathParam } from "../shared/schema.js";
 import { anyCaller, operatorOnly } from "../permissions/rules.js";
-import { conflict, notFound } from "../shared/errors.js";
+import { badRequest, conflict, forbidden, notFound } from "../shared/errors.js";
 import { type UserRecord, usersTable } from "./tables.js";
 import { visibleUser } from "./access.js";
 import { presentUser } from "./present.js";
@@ -77,4 +77,39 @@ export const createUser = defineOperation({
   },
 });
 
-export const userOperations = { getAuthenticatedUser, getUserById, createUser };
+/** The reference's longest `displayName` in an update (creation, an extension, allows more). */
+const UPDATED_DISPLAY_NAME = 64;
+
+export const updateUserById = defineOperation({
+  id: "updateUserById",
+  method: "patch",
+  path: "/users/{userId}",
+  tag,
+  summary: "Update a user's name or photo: yourself, or anyone as the operator",
+  params: z.object({ userId: pathParam() }),
+  // Who sees the user (getUserById's rule) learns why they may not change it: 403, not 404.
+  access: visibleUser,
+  body: z.object({
+    displayName: singleLine(UPDATED_DISPLAY_NAME).optional(),
+    photoURL: httpUrl().optional(),
+  }),
+  response: userSchema,
+  async run(scope, { body }) {
+    const { tx, caller, user } = scope;
+    if (!caller.operator && caller.userId !== user.id) {
+      throw forbidden("Only the user themself or the operator can update a user");
+    }
+    if (body.displayName === undefined && body.photoURL === undefined) {
+      throw badRequest("body: expected at least one of displayName, photoURL");
+    }
+    const updated: UserRecord = {
+      ...user,
+      ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
+      ...(body.photoURL !== undefined ? { photoURL: body.photoURL } : {}),
+    };
+    await tx.put(usersTable, updated);
+    return presentUser(scope, updated);
+  },
+});
+
+export const userOperations = { getAuthenticatedUser, getUserById, createUser, updateUserById };
