@@ -3,7 +3,7 @@ import { type MergeConflict } from "../core/content-tree/merge.js";
 import { mergeRevisions } from "../core/content-tree/merge-revisions.js";
 import {
   type ContentChanges,
-  type Revision,
+  Revision,
   applyChanges,
   diffRevisions,
   recordRevision,
@@ -21,7 +21,6 @@ import { conflict } from "../core/shared/errors.js";
 import type { World } from "../core/shared/world.js";
 import type { WriteTransaction, ReadTransaction } from "../core/storage/port.js";
 import type { RemotePage } from "./remote.js";
-import { Revision as RevisionClass } from "../core/content-tree/revisions.js";
 
 /**
  * The local half of a replica: remote content written as local revisions (with the remote's page
@@ -53,7 +52,7 @@ const sameFields = (version: PageVersionRecord, page: RemotePage, parent: string
 
 /** A revision over a tree that has no record (yet): for lookups and merges inside a transaction. */
 function transient(tx: ReadTransaction, world: World, like: Revision, tree: Revision["tree"]): Revision {
-  return new RevisionClass(tx, world, { ...like.record, id: `transient:${world.ids()}`, tree });
+  return new Revision(tx, world, { ...like.record, id: `transient:${world.ids()}`, tree });
 }
 
 /**
@@ -177,7 +176,7 @@ async function emptyLike(
   space: string,
   tree: Revision["tree"],
 ): Promise<Revision> {
-  return new RevisionClass(tx, world, {
+  return new Revision(tx, world, {
     id: `transient:${world.ids()}`,
     space,
     seq: 0,

@@ -13,7 +13,7 @@ import { newSpaceRecord } from "../core/spaces/records.js";
 import { spacesTable } from "../core/spaces/tables.js";
 import type { ReadTransaction, WriteTransaction } from "../core/storage/port.js";
 import { hashToken, newToken, storeToken } from "../core/users/tokens.js";
-import { type UserRecord, usersTable } from "../core/users/tables.js";
+import { newUserRecord, usersTable } from "../core/users/tables.js";
 
 /** The remote user as `getAuthenticatedUser` gives it. */
 export interface RemoteUser {
@@ -41,14 +41,10 @@ export async function ensureOrigin(
   }
   if (!(await tx.get(usersTable, user.id))) {
     const email = user.email ?? `${user.id}@replica.invalid`;
-    const record: UserRecord = {
-      id: user.id,
-      displayName: user.displayName,
-      email,
-      emailKey: email.toLowerCase(),
-      kind: "user",
-      createdAt: world.clock().toISOString(),
-    };
+    const record = newUserRecord(
+      { id: user.id, displayName: user.displayName, email },
+      world.clock().toISOString(),
+    );
     await tx.put(usersTable, record);
   }
   // The spaces already replicated from this remote are this user's too on this device.

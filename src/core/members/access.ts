@@ -2,7 +2,7 @@ import { memberKey } from "../permissions/membership.js";
 import { conflict, notFound } from "../shared/errors.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { type MemberRecord, membersTable } from "./tables.js";
-import { type UserRecord, usersTable } from "../users/tables.js";
+import { emailKeyOf, type UserRecord, usersTable } from "../users/tables.js";
 
 /**
  * Lookups of members and users shared by members, invites and teams. Who may call what is declared
@@ -33,7 +33,7 @@ export async function requireMember(
 export async function findUserByEmail(tx: ReadTransaction, email: string): Promise<UserRecord | undefined> {
   const [user] = await tx.list(usersTable, {
     index: "byEmail",
-    where: [email.trim().toLowerCase()],
+    where: [emailKeyOf(email.trim())],
     limit: 1,
   });
   return user;

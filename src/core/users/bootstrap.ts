@@ -1,4 +1,4 @@
-import { tokensTable, usersTable, type UserRecord } from "./tables.js";
+import { newUserRecord, tokensTable, usersTable, type UserRecord } from "./tables.js";
 import type { World } from "../shared/world.js";
 import type { WriteTransaction } from "../storage/port.js";
 import { hashToken, newToken, storeToken } from "./tokens.js";
@@ -46,14 +46,10 @@ export async function bootstrapOperator(world: World, token?: string): Promise<B
     });
     let created = false;
     if (!operator) {
-      operator = {
-        id: world.ids(),
-        displayName: "Operator",
-        email: "operator@docsbase.invalid",
-        emailKey: "operator@docsbase.invalid",
-        kind: "operator",
-        createdAt: world.clock().toISOString(),
-      };
+      operator = newUserRecord(
+        { id: world.ids(), displayName: "Operator", email: "operator@docsbase.invalid", kind: "operator" },
+        world.clock().toISOString(),
+      );
       await tx.put(usersTable, operator);
       created = true;
     }

@@ -4,7 +4,7 @@ import { defineOperation } from "../registry.js";
 import { httpUrl, pathParam } from "../shared/schema.js";
 import { anyCaller, operatorOnly } from "../permissions/rules.js";
 import { badRequest, conflict, forbidden, notFound } from "../shared/errors.js";
-import { type UserRecord, usersTable } from "./tables.js";
+import { emailKeyOf, newUserRecord, type UserRecord, usersTable } from "./tables.js";
 import { visibleUser } from "./access.js";
 import { presentUser } from "./present.js";
 import { singleLine, USER_LIMITS, userSchema } from "./schemas.js";
@@ -60,18 +60,10 @@ export const createUser = defineOperation({
   status: 201,
   async run(scope, { body }) {
     const { tx } = scope;
-    const emailKey = body.email.toLowerCase();
-    const [existing] = await tx.list(usersTable, { index: "byEmail", where: [emailKey], limit: 1 });
+    const where = [emailKeyOf(body.email)];
+    const [existing] = await tx.list(usersTable, { index: "byEmail", where, limit: 1 });
     if (existing) throw conflict(`body.email: a user with email "${body.email}" already exists`);
-    const user: UserRecord = {
-      id: scope.ids(),
-      displayName: body.displayName,
-      email: body.email,
-      emailKey,
-      ...(body.photoURL ? { photoURL: body.photoURL } : {}),
-      kind: "user",
-      createdAt: scope.clock().toISOString(),
-    };
+    const user = newUserRecord({ id: scope.ids(), ...body }, scope.clock().toISOString());
     await tx.put(usersTable, user);
     return presentUser(scope, user);
   },

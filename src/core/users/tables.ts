@@ -16,6 +16,30 @@ export const userRecord = z.object({
 });
 export type UserRecord = z.infer<typeof userRecord>;
 
+/** The key `byEmail` finds a user by: the email lower-cased (one user per address, in any case). */
+export const emailKeyOf = (email: string) => email.toLowerCase();
+
+/**
+ * A new user's record, for `createUser`, the operator's bootstrap and a replica's local copy of
+ * its remote user: the email kept as given, and its {@link emailKeyOf}.
+ */
+export function newUserRecord(
+  fields: Pick<UserRecord, "id" | "displayName" | "email" | "photoURL"> & {
+    readonly kind?: UserRecord["kind"];
+  },
+  createdAt: string,
+): UserRecord {
+  return {
+    id: fields.id,
+    displayName: fields.displayName,
+    email: fields.email,
+    emailKey: emailKeyOf(fields.email),
+    ...(fields.photoURL !== undefined ? { photoURL: fields.photoURL } : {}),
+    kind: fields.kind ?? "user",
+    createdAt,
+  };
+}
+
 export const usersTable = defineTable({
   name: "users",
   key: "id",
