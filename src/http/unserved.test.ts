@@ -24,13 +24,15 @@ describe("operations of the reference docsbase does not serve", () => {
 
   it("answer 501 rather than 405 on a served path whose other method the reference has", async () => {
     const test = await createTestDocsbase();
-    // GET /users/{userId} is served, PATCH is the reference's updateUserById, DELETE is nothing.
-    const patch = await test.request("PATCH", "/users/u1", { body: {} });
+    // GET .../publishing/auth is served, PATCH is the reference's updateSitePublishingAuthById,
+    // DELETE is nothing.
+    const path = "/orgs/o1/sites/s1/publishing/auth";
+    const patch = await test.request("PATCH", path, { body: {} });
     expect(patch.status).toBe(501);
     expect(patch.body.error.message).toBe(
-      "docsbase does not implement updateUserById (PATCH /users/{userId})",
+      "docsbase does not implement updateSitePublishingAuthById (PATCH /orgs/{organizationId}/sites/{siteId}/publishing/auth)",
     );
-    const remove = await test.request("DELETE", "/users/u1");
+    const remove = await test.request("DELETE", path);
     expect(remove.status).toBe(405);
     expect(remove.headers.get("allow")).toBe("GET");
   });
