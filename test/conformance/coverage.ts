@@ -205,6 +205,7 @@ export const COVERAGE = {
     "getReusableContentDocumentInRevisionById",
     "getDocumentById",
   ],
+  revision_changes: ["getRevisionSemanticChanges"],
   links_search: [
     "listSpaceLinks",
     "listPageLinksInSpace",

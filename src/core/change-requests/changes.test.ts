@@ -34,10 +34,12 @@ async function setup() {
   const cr = { spaceId, changeRequestId: changeRequest.id };
   const changes = (limit?: number) =>
     client.getChangeRequestChanges({ ...cr, ...(limit === undefined ? {} : { limit }) });
-  /** The changes as [type, page or file id, path or name] rows. */
+  /** The changes as [type, page id and path, or file or reusable content id] rows. */
   const rows = async (limit = 100) =>
     (await changes(limit)).changes.map((change) =>
-      "page" in change ? [change.type, change.page.id, change.page.path] : [change.type, change.file.id],
+      "page" in change
+        ? [change.type, change.page.id, change.page.path]
+        : [change.type, "file" in change ? change.file.id : change.reusableContent.id],
     );
   return { ...workspace, spaceId, intro, guide, setupPage, other, logo, changeRequest, cr, changes, rows };
 }
@@ -176,6 +178,62 @@ describe("changes of a change request", () => {
         },
       },
     ]);
+  });
+
+  it("lists reusable contents created, edited and deleted after files, by title then id", async () => {
+    const { client, spaceId, cr, intro, rows, changes } = await setup();
+    const kept = await client.createReusableContent({ spaceId, body: { title: "Warning", markdown: "a" } });
+    const gone = await client.createReusableContent({ spaceId, body: { title: "Tip", markdown: "t" } });
+    const renamed = await client.createReusableContent({ spaceId, body: { title: "Note", markdown: "n" } });
+    const same = await client.createReusableContent({ spaceId, body: { title: "Same", markdown: "s" } });
+    // The change request is older than these: bring them in, so that they are its base.
+    expect((await client.updateChangeRequest(cr)).result).toBe("update");
+    expect(await rows()).toEqual([]);
+
+    await client.updatePageInChangeRequest({ ...cr, pageId: intro, body: { markdown: "b" } });
+    const edited = await client.updateReusableContentInChangeRequest({
+      ...cr,
+      reusableContentId: kept.id,
+      body: { markdown: "b" },
+    });
+    const titled = await client.updateReusableContentInChangeRequest({
+      ...cr,
+      reusableContentId: renamed.id,
+      body: { title: "A note" },
+    });
+    // Same title and markdown: a new version, but no change to list.
+    const rewritten = await client.updateReusableContentInChangeRequest({
+      ...cr,
+      reusableContentId: same.id,
+      body: { markdown: "s" },
+    });
+    expect(rewritten.document).not.toBe(same.document);
+    await client.deleteReusableContentInChangeRequest({ ...cr, reusableContentId: gone.id });
+    const made = await client.createReusableContentInChangeRequest({
+      ...cr,
+      body: { title: "Banner", markdown: "x" },
+    });
+    expect(await rows()).toEqual([
+      ["page_edited", intro, "intro"],
+      ["reusable_content_edited", renamed.id],
+      ["reusable_content_created", made.id],
+      ["reusable_content_deleted", gone.id],
+      ["reusable_content_edited", kept.id],
+    ]);
+    const list = (await changes(100)).changes;
+    expect(list[1]).toEqual({
+      type: "reusable_content_edited",
+      reusableContent: { id: renamed.id, title: "A note", document: titled.document },
+      attributes: { title: { before: "Note", after: "A note" } },
+    });
+    expect(list[2]).toEqual({ type: "reusable_content_created", reusableContent: made });
+    // A deleted one is named by its last version, whose document was the one it had.
+    expect(list[3]).toEqual({ type: "reusable_content_deleted", reusableContent: gone });
+    expect(list[4]).toEqual({
+      type: "reusable_content_edited",
+      reusableContent: edited,
+      attributes: { document: { before: kept.document, after: edited.document } },
+    });
   });
 
   it("needs read on the space: 404 for outsiders and for a missing change request", async () => {

@@ -45,10 +45,12 @@ type Outcome<R extends "update" | "merge"> = {
 /**
  * Merges `theirs` into `ours` against `base` and commits the result on top of `ours` (with
  * `theirs` as second parent); or, when edits collide, commits nothing and returns the conflicts.
+ * A merge records the change request it merges (`changeRequest`), which
+ * `getRevisionSemanticChanges` shows as `mergedFrom`.
  */
 async function threeWayCommit(
   scope: World & { readonly tx: WriteTransaction },
-  space: string,
+  changeRequest: ChangeRequestRecord,
   revisions: { readonly base: string; readonly ours: string; readonly theirs: string },
   type: "update" | "merge",
   resolutions: MergeResolutions = {},
@@ -63,9 +65,10 @@ async function threeWayCommit(
   const merged = await mergeRevisions(tx, scope, base, ours, theirs, resolutions);
   if ("conflicts" in merged) return merged;
   const next = await recordRevision(tx, scope, {
-    space,
+    space: changeRequest.space,
     parents: [ours.id, theirs.id],
     type,
+    ...(type === "merge" ? { changeRequest: changeRequest.id } : {}),
     tree: merged.tree,
   });
   return { revision: next.id };
@@ -97,7 +100,7 @@ export const updateChangeRequest = defineOperation({
       return { revision: changeRequest.revision, result: "update" };
     const merged = await threeWayCommit(
       scope,
-      space.id,
+      changeRequest,
       { base: ancestorOf(changeRequest), ours: changeRequest.revision, theirs: space.revision },
       "update",
       { pages: sidesOf(body?.resolutions?.pages), files: sidesOf(body?.resolutions?.files) },
@@ -132,7 +135,7 @@ export const mergeChangeRequest = defineOperation({
     await requireMergeRules(scope);
     const result = await threeWayCommit(
       scope,
-      space.id,
+      changeRequest,
       { base: ancestorOf(changeRequest), ours: space.revision, theirs: changeRequest.revision },
       "merge",
     );

@@ -50,10 +50,14 @@ export interface ChildEntry {
   readonly slug: string;
 }
 
-/** The changes between two revisions, by page and file id, with the versions on each side. */
+/** The changes between two revisions, by page, file and reusable content id, with the versions on each side. */
 export interface ContentDiff {
   readonly pages: Map<string, { before?: PageVersionRecord; after?: PageVersionRecord }>;
   readonly files: Map<string, { before?: FileVersionRecord; after?: FileVersionRecord }>;
+  readonly reusableContents: Map<
+    string,
+    { before?: ReusableContentVersionRecord; after?: ReusableContentVersionRecord }
+  >;
 }
 
 const EMPTY_TREE: RevisionTree = { pages: "", files: "", children: "", slugs: "" };
@@ -321,12 +325,17 @@ export async function requireRevision(tx: ReadTransaction, world: World, id: str
   return revision;
 }
 
-/** What changed from `from` to `to`, walking only the tree nodes that differ. */
-export async function diffRevisions(from: Revision, to: Revision): Promise<ContentDiff> {
+/**
+ * What changed from `from` to `to`, walking only the tree nodes that differ. `from` null stands
+ * for empty content (what a space's first revision is compared with): everything in `to` is new.
+ */
+export async function diffRevisions(from: Revision | null, to: Revision): Promise<ContentDiff> {
   const store = new NodeStore(to.tx, to.world.cache);
-  const [pageChanges, fileChanges] = await Promise.all([
-    mapDiff(store, from.tree.pages, to.tree.pages),
-    mapDiff(store, from.tree.files, to.tree.files),
+  const tree = from?.tree ?? EMPTY_TREE;
+  const [pageChanges, fileChanges, reusableChanges] = await Promise.all([
+    mapDiff(store, tree.pages, to.tree.pages),
+    mapDiff(store, tree.files, to.tree.files),
+    mapDiff(store, tree.reusableContents ?? "", to.tree.reusableContents ?? ""),
   ]);
   const resolve = async <R extends object>(table: Table<R>, changes: Map<string, Change>) =>
     new Map(
@@ -340,11 +349,12 @@ export async function diffRevisions(from: Revision, to: Revision): Promise<Conte
         }),
       ),
     );
-  const [pages, files] = await Promise.all([
+  const [pages, files, reusableContents] = await Promise.all([
     resolve(pageVersionsTable, pageChanges),
     resolve(fileVersionsTable, fileChanges),
+    resolve(reusableContentVersionsTable, reusableChanges),
   ]);
-  return { pages, files };
+  return { pages, files, reusableContents };
 }
 
 /** What a commit changes: new versions by page or file id, `null` to remove. */
@@ -397,7 +407,9 @@ export async function commitRevision(
 export async function recordRevision(
   tx: WriteTransaction,
   world: World,
-  input: Pick<RevisionRecord, "space" | "parents" | "type"> & { readonly tree: RevisionTree },
+  input: Pick<RevisionRecord, "space" | "parents" | "type" | "changeRequest"> & {
+    readonly tree: RevisionTree;
+  },
 ): Promise<Revision> {
   const record: RevisionRecord = {
     id: world.ids(),
@@ -406,6 +418,7 @@ export async function recordRevision(
     parents: input.parents,
     createdAt: world.clock().toISOString(),
     type: input.type,
+    ...(input.changeRequest ? { changeRequest: input.changeRequest } : {}),
     tree: input.tree,
   };
   await tx.put(revisionsTable, record);

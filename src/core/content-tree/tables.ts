@@ -43,6 +43,11 @@ export const revisionRecord = z.object({
   parents: z.array(z.string()),
   createdAt: z.string(),
   type: z.enum(["edits", "merge", "update"]),
+  /**
+   * The change request a `merge` revision merged (its id); absent for other revisions, for merges
+   * written before it was recorded, and for a replica's local rebases (sync/local.ts).
+   */
+  changeRequest: z.string().optional(),
   tree: revisionTree.optional(),
   snapshot: contentMap.optional(),
   base: z.string().optional(),
