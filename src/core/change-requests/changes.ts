@@ -23,8 +23,9 @@ import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
  * - `getRevisionSemanticChanges`: a revision against its first parent (the space's or the change
  *   request's revision it was written on; for a merge, the space's revision before the merge); a
  *   revision without a parent in its space (a new space's first; a duplicate's first, whose parent
- *   is the source space's revision) against empty content, so everything in it is created. A merge of a change request also answers `mergedFrom`, that change
- *   request as `getChangeRequestById` presents it. Access is that of the other revision reads,
+ *   is the source space's revision) against empty content, so everything in it is created. A
+ *   merge of a change request also answers `mergedFrom`, that change request as
+ *   `getChangeRequestById` presents it. Access is that of the other revision reads,
  *   reader tokens included; a reader token, which reads no change request, gets no `mergedFrom`.
  */
 
