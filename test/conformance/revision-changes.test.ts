@@ -72,6 +72,12 @@ describe.each(STORAGE_KINDS)("conformance: semantic changes of revisions (%s)", 
     expect(merge.more).toBe(0);
     const { data: mergedCr } = await api.spaces.getChangeRequestById(space, cr.id);
     expect(merge.mergedFrom).toEqual(mergedCr);
+    // The merge revision itself: the reference's RevisionTypeMerge requires mergedFrom.
+    const { data: current } = await api.spaces.getCurrentRevision(space);
+    const { data: byId } = await api.spaces.getRevisionById(space, merged.revision);
+    for (const revision of [current, byId]) {
+      expect(revision).toMatchObject({ id: merged.revision, type: "merge", mergedFrom: mergedCr });
+    }
     const { data: limited } = await api.spaces.getRevisionSemanticChanges(space, merged.revision, {
       limit: 1,
       metadata: false,

@@ -1,15 +1,13 @@
 import * as z from "zod";
 import { onChangeRequest, onContent } from "../content/access.js";
-import { loadRevision, requireRevision, type Revision } from "../content-tree/revisions.js";
+import { loadRevision, requireRevision } from "../content-tree/revisions.js";
 import { readableWithReaderToken } from "../permissions/reader-token.js";
 import { defineOperation } from "../registry.js";
 import { MAX_PAGE_SIZE } from "../shared/pagination.js";
 import { pathParam, queryBoolean, queryInteger } from "../shared/schema.js";
-import type { ReadTransaction } from "../storage/port.js";
-import { presentChangeRequest } from "./present.js";
+import { presentedMergedFrom } from "./merged-from.js";
 import { ancestorOf, changeRequestParams, changeRequestSchema } from "./schemas.js";
 import { semanticChanges, semanticChangeSchema, type SemanticChange } from "./semantic-changes.js";
-import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
 
 /**
  * What a change request or a revision changes, as the reference's `RevisionSemanticChange` list
@@ -84,32 +82,10 @@ export const getRevisionSemanticChanges = defineOperation({
     const base = loaded?.record.space === space.id ? loaded : null;
     const [changes, merged] = await Promise.all([
       semanticChanges(scope, base, content),
-      scope.caller?.scope ? undefined : mergedFrom(tx, content),
+      presentedMergedFrom(scope, content.record, space),
     ]);
-    return {
-      ...limited(changes, query.limit),
-      ...(merged ? { mergedFrom: await presentChangeRequest(tx, scope, merged, space) } : {}),
-    };
+    return { ...limited(changes, query.limit), ...(merged ? { mergedFrom: merged } : {}) };
   },
 });
-
-/**
- * The change request a merge revision merged: the one it records (`changeRequest`); for a merge
- * written before revisions recorded it, the merged change request of the space whose
- * `revisionMerged` it is. Undefined for other revisions and for a replica's local rebases.
- */
-async function mergedFrom(tx: ReadTransaction, revision: Revision): Promise<ChangeRequestRecord | undefined> {
-  const { record } = revision;
-  if (record.type !== "merge") return undefined;
-  if (record.changeRequest !== undefined) {
-    const recorded = await tx.get(changeRequestsTable, record.changeRequest);
-    return recorded?.space === record.space ? recorded : undefined;
-  }
-  const merged = await tx.list(changeRequestsTable, {
-    index: "bySpaceStatus",
-    where: [record.space, "merged"],
-  });
-  return merged.find((changeRequest) => changeRequest.revisionMerged === record.id);
-}
 
 export const changesOperations = { getChangeRequestChanges, getRevisionSemanticChanges };

@@ -202,5 +202,12 @@ describe("changes of a revision", () => {
       more: 0,
     });
     expect((await read(changeRequest.revision)).status).toBe(403);
+    // The merge revision read as a revision: a member sees the merge and its change request; the
+    // reader token, which reads no change request, an edit.
+    const current = await test.request("GET", `/spaces/${spaceId}/content`, { token });
+    expect(current.body).toMatchObject({ id: revision, type: "edits" });
+    expect(current.body).not.toHaveProperty("mergedFrom");
+    const asMember = await client.getCurrentRevision({ spaceId });
+    expect(asMember).toMatchObject({ id: revision, type: "merge", mergedFrom: { id: changeRequest.id } });
   });
 });

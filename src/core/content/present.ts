@@ -192,17 +192,25 @@ export function orderedFiles(content: Pick<FullContent, "files">): [string, File
   );
 }
 
-export function presentRevision(
+/**
+ * A revision as the reference's `Revision`. A `merge` is one with `mergedFrom`, the change request
+ * it merged, as the reference requires; a merge revision shown without one (to a lookup's reader
+ * token, which reads no change request, or a replica's local rebase, which merged none) is shown
+ * as the `edits` it is to that reader.
+ */
+export function presentRevision<M extends object = never>(
   world: World,
   space: SpaceRecord,
   content: FullContent,
   links: LinkRendering,
+  mergedFrom?: M,
 ) {
   const tree = pageTree(content);
+  const { type } = content.record;
   return {
     object: "revision" as const,
     id: content.record.id,
-    type: content.record.type,
+    ...(mergedFrom ? { type: "merge" as const, mergedFrom } : { type: type === "merge" ? "edits" : type }),
     parents: content.record.parents,
     pages: tree.roots.map((node) => presentPage(world, space, node, { children: true, links })),
     files: orderedFiles(content).map(([id, version]) => presentFile(world, id, version)),

@@ -16,6 +16,8 @@ import {
   subtreeVersions,
 } from "./present.js";
 import { renderingFor } from "../link-references/markdown-links.js";
+import { presentedMergedFrom } from "../change-requests/merged-from.js";
+import { changeRequestSchema } from "../change-requests/schemas.js";
 import { includesFor, pageBody, pageBodyQuery, writtenLinksFor } from "./page-body.js";
 import { pageTree } from "../content-tree/tree.js";
 
@@ -67,11 +69,15 @@ function readOperations<const Ids extends ReadIds, Shape extends z.ZodRawShape>(
     access,
     params: z.object(family.params),
     query: z.object(revisionQuery),
-    response: revisionSchema,
+    // On a `merge` revision: the change request it merged (the reference requires it there).
+    response: revisionSchema.extend({ mergedFrom: changeRequestSchema.optional() }),
     async run(scope) {
-      const full = await scope.content.full();
+      const [full, mergedFrom] = await Promise.all([
+        scope.content.full(),
+        presentedMergedFrom(scope, scope.content.record, scope.space),
+      ]);
       const links = await renderingFor(scope, scope.content, full.pages.values());
-      return presentRevision(scope, scope.space, full, links);
+      return presentRevision(scope, scope.space, full, links, mergedFrom);
     },
   });
 
