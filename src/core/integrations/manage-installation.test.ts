@@ -220,8 +220,13 @@ describe("uninstallIntegration", () => {
     const { w, developer, editor, path, installation } = await setup();
     expect((await editor("DELETE", path)).status).toBe(403);
     expect((await developer("DELETE", path)).status).toBe(403);
-    // One the caller cannot see is, for them, none.
-    expect((await w.outsider("DELETE", path)).status).toBe(204);
+    // One the caller cannot see is, for them, none: judged by their own organizations (the
+    // delete rule): 204 to an admin of one, 404 to a member of none.
+    const elsewhere = await w.test.createUser("Elsewhere");
+    await w.as(elsewhere.token)("POST", "/orgs", { title: "Elsewhere" });
+    expect((await w.as(elsewhere.token)("DELETE", path)).status).toBe(204);
+    expect((await w.outsider("DELETE", path)).status).toBe(404);
+    expect((await editor("DELETE", "/integrations/kv/installations/nope")).status).toBe(403);
     expect((await w.api("DELETE", "/integrations/no-such/installations/x")).status).toBe(404);
     expect(await w.stored(installationsTable, installation)).toBeDefined();
   });

@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { findMembership } from "../permissions/membership.js";
+import { membersTable } from "../members/tables.js";
+import { findMembership, requireCaller } from "../permissions/membership.js";
 import { permissionsOf } from "../permissions/organization.js";
 import { requirePermission } from "../permissions/refuse.js";
 import { defineAccess, type AccessRule } from "../permissions/rule.js";
@@ -69,6 +70,28 @@ async function requireManager(scope: IntegrationScope, installation: Installatio
     );
   }
   requirePermission(await permissionsOf(scope.tx, membership), "installIntegration", action);
+}
+
+/**
+ * The delete rule (docs/api.md, "Deletes") where the caller sees no such installation: judged by
+ * the caller's organizations, as for an integration, whose path names none either. 204 when one
+ * of them lets the caller install integrations, 403 when they belong to one but none does, 404
+ * when they belong to none.
+ */
+async function judgeMissing(scope: IntegrationScope, id: string) {
+  const caller = requireCaller(scope);
+  let member = false;
+  for (const { organization } of await scope.tx.list(membersTable, {
+    index: "byUser",
+    where: [caller.userId],
+  })) {
+    const membership = await findMembership(scope.tx, scope, organization);
+    if (!membership) continue;
+    if ((await permissionsOf(scope.tx, membership)).installIntegration) return deleted(false);
+    member = true;
+  }
+  if (!member) throw installationNotFound(scope, id);
+  throw forbidden('Uninstalling an integration needs the "installIntegration" permission');
 }
 
 export const getIntegrationInstallationById = defineOperation({
@@ -158,14 +181,14 @@ export const uninstallIntegration = defineOperation({
   path: "/integrations/{integrationName}/installations/{installationId}",
   tag,
   summary:
-    "Uninstall an integration from an organization: its installation tokens stop working at once; records an `installation_deleted` event (205; 204 when there was none to see)",
+    "Uninstall an integration from an organization (its admins): its installation tokens stop working at once; records an `installation_deleted` event (205; 204 when there was none to see)",
   access: usersOnly(onIntegration("view")),
   params: installationParams,
   emptyStatuses: [204, 205],
   async run(scope, { params }) {
     const { tx, integration } = scope;
     const installation = await visibleInstallation(scope, params.installationId);
-    if (!installation) return deleted(false);
+    if (!installation) return judgeMissing(scope, params.installationId);
     await requireManager(scope, installation, "Uninstalling an integration");
     await tx.delete(installationsTable, installation.id);
     // Tokens are not stored: an installation token names its installation, which is gone, and
