@@ -320,6 +320,17 @@ const CASES: Record<string, (w: World) => Promise<Target>> = {
     // A name nobody published: judged by the caller's organizations.
     return { existing: { integrationName: "walk-gone" }, missing: { integrationName: "walk-none" } };
   },
+  async uninstallIntegration(w) {
+    await publish(w, "walk-installed");
+    const installation = await w.client.installIntegration({
+      integrationName: "walk-installed",
+      body: { organization: w.org },
+    });
+    return {
+      existing: { integrationName: "walk-installed", installationId: installation.id },
+      missing: { integrationName: "walk-installed", installationId: "none" },
+    };
+  },
   async disableIntegrationDevelopmentMode(w) {
     // What goes is the development mode: an integration without one names nothing to turn off.
     await publish(w, "walk-dev");

@@ -133,6 +133,34 @@ describe("integration event delivery", () => {
     await s.test.docsbase.close();
   });
 
+  it("delivers installation_setup on an update and installation_deleted on uninstall", async () => {
+    const s = await setup();
+    await s.dev({ tunnelUrl: tunnel });
+    const installation = await s.install();
+    const byId = { integrationName: "hooks", installationId: installation.id };
+    await s.client.updateIntegrationInstallation({ ...byId, body: { externalIds: ["account-1"] } });
+    await s.client.uninstallIntegration(byId);
+    await s.test.docsbase.runJobs();
+    // The three jobs are due at once and run in no set order.
+    const payloads = received.map((delivery) => verify(s.secret, delivery) as Record<string, any>);
+    expect(payloads.map((payload) => payload["type"]).sort()).toEqual([
+      "installation_deleted",
+      "installation_setup",
+      "installation_setup",
+    ]);
+    expect(payloads.find((payload) => payload["previous"]?.status)).toMatchObject({
+      type: "installation_setup",
+      installationId: installation.id,
+      previous: { status: "active", configuration: {} },
+    });
+    const deleted = payloads.find((payload) => payload["type"] === "installation_deleted")!;
+    expect(deleted).toMatchObject({ installationId: installation.id, previous: { configuration: {} } });
+    // The installation is gone: the environment has neither it nor a token for it.
+    expect(deleted["environment"]).not.toHaveProperty("installation");
+    expect(deleted["environment"].apiTokens).not.toHaveProperty("installation");
+    await s.test.docsbase.close();
+  });
+
   it("retries a 500 within seconds with the same webhook-id, then delivers", async () => {
     const s = await setup();
     await s.dev({ tunnelUrl: tunnel });

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { AfterTransaction, Reply, type AnyOperation } from "./registry.js";
+import { requireInstalled } from "./permissions/installation.js";
 import { requireIntegrationTokenAccess } from "./permissions/integration-token.js";
 import { requireReaderTokenAccess } from "./permissions/reader-token.js";
 import { badRequest, unauthorized } from "./shared/errors.js";
@@ -78,8 +79,11 @@ async function run(
     if (answer) return answer;
   }
   const transaction = operation.transaction === "write" ? context.storage.write : context.storage.read;
-  let result: unknown = await transaction.call(context.storage, async (tx) =>
-    operation.run(
+  const installation = context.caller?.installation;
+  let result: unknown = await transaction.call(context.storage, async (tx) => {
+    // An installation token is revoked with its installation (permissions/installation.ts).
+    if (installation) await requireInstalled(tx, installation);
+    return operation.run(
       // Not an object spread: on Node 20, a spread followed by more properties costs microseconds
       // per call (docs/performance.md, "The request path (issue 29)").
       Object.assign(
@@ -89,8 +93,8 @@ async function run(
         { tx },
       ),
       input,
-    ),
-  );
+    );
+  });
   if (result instanceof AfterTransaction) result = await result.finish();
   if (result instanceof Reply) return { status: result.status, body: result.body, headers: result.headers };
   return { status: operation.status ?? 200, body: result, headers: {} };

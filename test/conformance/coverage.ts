@@ -73,6 +73,10 @@ export const COVERAGE = {
     "setIntegrationDevelopmentMode",
     "disableIntegrationDevelopmentMode",
     "createIntegrationInstallationToken",
+    "getIntegrationInstallationById",
+    "updateIntegrationInstallation",
+    "uninstallIntegration",
+    "listOrganizationInstallations",
   ],
   site_published: ["getPublishedContentSite", "getPublishedContentByUrl", "resolvePublishedContentByUrl"],
   site_structure: [

@@ -152,6 +152,66 @@ describe.each(STORAGE_KINDS)("conformance: integrations (%s)", (kind) => {
     );
   });
 
+  it("gets, updates and uninstalls an installation, and lists an organization's installations", async () => {
+    const { api, org, space } = await developer("manager");
+    const name = `managed-${kind}`;
+    await api.integrations.publishIntegration(name, definition(org));
+    const { data: installation } = await api.integrations.installIntegration(name, { organization: org });
+    const { data: got, status } = await api.integrations.getIntegrationInstallationById(
+      name,
+      installation.id,
+    );
+    expect(status).toBe(200);
+    expect(got).toEqual(installation);
+    expect(await statusOf(api.integrations.getIntegrationInstallationById(name, "unknown"))).toBe(404);
+
+    const { data: updated } = await api.integrations.updateIntegrationInstallation(name, installation.id, {
+      externalIds: ["account-1"],
+      configuration: { key: "abc" },
+      space_selection: "all" as never,
+    });
+    expect(updated).toMatchObject({
+      id: installation.id,
+      externalIds: ["account-1"],
+      configuration: { key: "abc" },
+    });
+    expect(
+      await statusOf(
+        api.integrations.updateIntegrationInstallation(name, installation.id, { configuration: { key: 1 } }),
+      ),
+    ).toBe(400);
+    expect(
+      (await api.integrations.listIntegrationInstallations(name, { externalId: "account-1" })).data.items,
+    ).toEqual([updated]);
+
+    const { data: listed } = await api.orgs.listOrganizationInstallations(org, { search: name });
+    expect(listed.items.map((item) => [item.integration.name, item.installation.id])).toEqual([
+      [name, installation.id],
+    ]);
+    expect(
+      (await api.orgs.listOrganizationInstallations(org, { search: "nothing-like-it" })).data.items,
+    ).toEqual([]);
+
+    // An installation token made before uninstalling is refused after it.
+    const world = { clock: () => h.test.clock.now(), ids: () => randomId() };
+    const token = await h.storage.write((tx) => issueIntegrationToken(tx, world, name));
+    const installationClient = await h.client(token).createInstallationClient(name, installation.id);
+    expect((await installationClient.spaces.getSpaceById(space)).status).toBe(200);
+
+    expect((await api.integrations.uninstallIntegration(name, installation.id)).status).toBe(205);
+    expect(await statusOf(installationClient.spaces.getSpaceById(space))).toBe(401);
+    expect(await statusOf(api.integrations.getIntegrationInstallationById(name, installation.id))).toBe(404);
+    expect((await api.integrations.listIntegrationSpaceInstallations(name)).data.items).toEqual([]);
+    expect((await api.orgs.listOrganizationInstallations(org)).data.items).toEqual([]);
+    const { data: events } = await api.integrations.listIntegrationEvents(name);
+    expect(events.items.map((event) => event.payload.type)).toEqual([
+      "installation_deleted",
+      "installation_setup",
+      "installation_setup",
+    ]);
+    expect((await api.integrations.uninstallIntegration(name, installation.id)).status).toBe(204);
+  });
+
   it("sets and disables development mode", async () => {
     const { api, org } = await developer("tunneler");
     const name = `dev-${kind}`;

@@ -48,7 +48,8 @@ const tag = "integrations";
 const reachesSpaces = (integration: IntegrationRecord) => ["all", "space"].includes(integration.target);
 const reachesSites = (integration: IntegrationRecord) => ["all", "site"].includes(integration.target);
 
-async function spaceCount(tx: ReadTransaction, integration: IntegrationRecord, organization: string) {
+/** How many spaces an installation of the integration in `organization` manages. */
+export async function spaceCount(tx: ReadTransaction, integration: IntegrationRecord, organization: string) {
   if (!reachesSpaces(integration)) return 0;
   return tx.count(spacesTable, { index: "byOrganization", where: [organization, "live"] });
 }
@@ -69,7 +70,7 @@ function membershipsOf(tx: ReadTransaction, context: Context) {
 }
 
 /** Whether the caller may see an installation of the integration (see the top of this file). */
-function visibleInstallations(scope: Context & IntegrationAccess & { tx: ReadTransaction }) {
+export function visibleInstallations(scope: Context & IntegrationAccess & { tx: ReadTransaction }) {
   const membership = membershipsOf(scope.tx, scope);
   return async (installation: InstallationRecord) =>
     scope.permissions.admin || (await membership(installation.organization)) !== undefined;

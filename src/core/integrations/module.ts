@@ -3,6 +3,8 @@ import { DELIVER_EVENT_JOB, deliverEvent } from "./delivery.js";
 import { eventOperations } from "./events.js";
 import { installationOperations } from "./installations.js";
 import { integrationOperations } from "./integrations.js";
+import { manageInstallationOperations } from "./manage-installation.js";
+import { organizationInstallationOperations } from "./organization-installations.js";
 import { tokenOperations } from "./tokens.js";
 import { eventsTable, installationsTable, integrationAssetsTable, integrationsTable } from "./tables.js";
 
@@ -13,6 +15,13 @@ import { eventsTable, installationsTable, integrationAssetsTable, integrationsTa
 export const integrationsModule = defineModule({
   name: "integrations",
   tables: [integrationsTable, integrationAssetsTable, installationsTable, eventsTable],
-  operations: { ...integrationOperations, ...installationOperations, ...eventOperations, ...tokenOperations },
+  operations: {
+    ...integrationOperations,
+    ...installationOperations,
+    ...manageInstallationOperations,
+    ...organizationInstallationOperations,
+    ...eventOperations,
+    ...tokenOperations,
+  },
   jobs: { [DELIVER_EVENT_JOB]: deliverEvent },
 });

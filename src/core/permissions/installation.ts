@@ -1,5 +1,6 @@
 import { installationsTable, integrationsTable } from "../integrations/tables.js";
 import { type OrganizationRecord, organizationsTable } from "../organizations/tables.js";
+import { unauthorized } from "../shared/errors.js";
 import type { Role } from "../shared/roles.js";
 import type { CallerInstallation } from "../shared/world.js";
 import type { ReadTransaction } from "../storage/port.js";
@@ -47,4 +48,16 @@ export async function installationStanding(
   if (role === null) return undefined;
   const organization = await tx.get(organizationsTable, organizationId);
   return organization && { organization, role };
+}
+
+/**
+ * Fails with 401 when the installation an installation token acts for is gone (uninstalled, or its
+ * integration unpublished): such tokens are not stored, so this check, which `invoke` makes in
+ * every call's transaction, is what revokes them, at once and on every instance.
+ */
+export async function requireInstalled(tx: ReadTransaction, caller: CallerInstallation): Promise<void> {
+  const installation = await tx.get(installationsTable, caller.id);
+  if (!installation || installation.integration !== caller.integration) {
+    throw unauthorized("The installation this token acts for was uninstalled: the token is revoked");
+  }
 }

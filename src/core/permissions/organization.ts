@@ -32,6 +32,7 @@ export interface OrganizationAccess {
 const ACTIONS: Partial<Record<PermissionFlag<OrganizationPermissions>, string>> = {
   listMembers: "Listing and reading members",
   listTeams: "Listing and reading teams",
+  listInstallations: "Listing the organization's installations",
   admin: "Managing the organization, its members, invites and teams",
 };
 
