@@ -49,6 +49,8 @@ const OPEN_BEFORE = [
   "getReusableContentInRevisionById",
   "getReusableContentDocumentInRevisionById",
   "getDocumentById",
+  // Opened since: what its revision changes (what its pages already show), without `mergedFrom`.
+  "getRevisionSemanticChanges",
 ];
 
 /**
