@@ -10,12 +10,7 @@ export const noToken = defineAccess<object>({
 });
 
 /** Reachable without a token, and hands one out (the published-content lookups). */
-export const handsOutToken = defineAccess<object>({
-  summary: "no token needed",
-  authenticated: false,
-  handsOutToken: true,
-  resolve: async () => ({}),
-});
+export const handsOutToken = defineAccess<object>({ ...noToken, handsOutToken: true });
 
 /** Any authenticated caller; `run` receives them as `caller`. */
 export const anyCaller = defineAccess<{ readonly caller: Caller }>({
