@@ -1,30 +1,54 @@
 import type { RevisionRecord } from "../content-tree/tables.js";
-import type { Context } from "../shared/world.js";
+import type { Context, World } from "../shared/world.js";
 import type { SpaceRecord } from "../spaces/tables.js";
 import type { ReadTransaction } from "../storage/port.js";
 import { presentChangeRequest } from "./present.js";
 import type { ChangeRequest } from "./schemas.js";
 import { type ChangeRequestRecord, changeRequestsTable } from "./tables.js";
 
+/** What the cache remembers of a merge written before revisions recorded their change request. */
+interface FoundMerge {
+  readonly changeRequest: string | undefined;
+}
+
 /**
  * The change request a merge revision merged: the one it records (`changeRequest`); for a merge
  * written before revisions recorded it, the merged change request of the space whose
- * `revisionMerged` it is. Undefined for other revisions and for a replica's local rebases.
+ * `revisionMerged` it is, found by reading the space's merged change requests once per instance
+ * (a revision never changes: the answer is kept in the cache of derived data, so a revision read
+ * does not repeat the scan). Undefined for other revisions and for a replica's local rebases.
  */
 export async function mergedFrom(
   tx: ReadTransaction,
+  world: Pick<World, "cache">,
   record: RevisionRecord,
 ): Promise<ChangeRequestRecord | undefined> {
   if (record.type !== "merge") return undefined;
-  if (record.changeRequest !== undefined) {
-    const recorded = await tx.get(changeRequestsTable, record.changeRequest);
-    return recorded?.space === record.space ? recorded : undefined;
-  }
+  const id = record.changeRequest ?? (await legacyMerge(tx, world, record));
+  if (id === undefined) return undefined;
+  const recorded = await tx.get(changeRequestsTable, id);
+  return recorded?.space === record.space ? recorded : undefined;
+}
+
+/**
+ * The id of the change request a merge written before revisions recorded it merged: the merged
+ * change request of its space whose `revisionMerged` it is, scanned once and then remembered.
+ */
+async function legacyMerge(
+  tx: ReadTransaction,
+  world: Pick<World, "cache">,
+  record: RevisionRecord,
+): Promise<string | undefined> {
+  const memoKey = `merged-from:${record.id}`;
+  const memo = world.cache.get(memoKey) as FoundMerge | undefined;
+  if (memo) return memo.changeRequest;
   const merged = await tx.list(changeRequestsTable, {
     index: "bySpaceStatus",
     where: [record.space, "merged"],
   });
-  return merged.find((changeRequest) => changeRequest.revisionMerged === record.id);
+  const id = merged.find((changeRequest) => changeRequest.revisionMerged === record.id)?.id;
+  world.cache.set(memoKey, { changeRequest: id } satisfies FoundMerge, 2 * memoKey.length + 128);
+  return id;
 }
 
 /**
@@ -38,6 +62,6 @@ export async function presentedMergedFrom(
   space: SpaceRecord,
 ): Promise<ChangeRequest | undefined> {
   if (scope.caller?.scope) return undefined;
-  const merged = await mergedFrom(scope.tx, record);
+  const merged = await mergedFrom(scope.tx, scope, record);
   return merged && presentChangeRequest(scope.tx, scope, merged, space);
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../../../test/support/workspace.js";
+import { createTestDocsbase } from "../../testing/double.js";
 import { revisionsTable } from "../content-tree/tables.js";
+import { changeRequestsTable } from "./tables.js";
 
 /** `getRevisionSemanticChanges`: what one revision changes against its first parent. */
 async function setup() {
@@ -72,7 +74,7 @@ describe("changes of a revision", () => {
   });
 
   it("answers `mergedFrom` for the merge of a change request, listing what the merge brought in", async () => {
-    const { client, spaceId, head, changes, types, storage } = await setup();
+    const { client, spaceId, head, changes, types, storage, owner } = await setup();
     const page = await client.createPage({ spaceId, body: { title: "Intro", markdown: "Hi" } });
     const changeRequest = await client.createChangeRequest({ spaceId, body: { subject: "Reword" } });
     const cr = { spaceId, changeRequestId: changeRequest.id };
@@ -101,12 +103,28 @@ describe("changes of a revision", () => {
     });
     expect(merged.revision).toBe(await head());
 
-    // A merge written before revisions recorded their change request: found by `revisionMerged`.
+    // A merge written before revisions recorded their change request, read by an instance that
+    // starts on that storage (this one's cache still holds the record as written): found by
+    // `revisionMerged`.
     await storage.write(async (tx) => {
       const { changeRequest: _recorded, ...record } = (await tx.get(revisionsTable, merged.revision))!;
       await tx.put(revisionsTable, record);
     });
-    expect((await changes(merged.revision)).mergedFrom).toMatchObject({ id: changeRequest.id });
+    const restarted = (await createTestDocsbase({ storage })).as(owner);
+    const legacy = () => restarted.getRevisionSemanticChanges({ spaceId, revisionId: merged.revision });
+    expect((await legacy()).mergedFrom).toMatchObject({ id: changeRequest.id });
+    // Scanned once, then remembered: a later read finds it without `revisionMerged` (which never
+    // changes; altered here only to show that the read does not look again).
+    await storage.write(async (tx) => {
+      const stored = (await tx.get(changeRequestsTable, changeRequest.id))!;
+      await tx.put(changeRequestsTable, { ...stored, revisionMerged: "elsewhere" });
+    });
+    expect((await legacy()).mergedFrom).toMatchObject({ id: changeRequest.id });
+    // A revision read shows the same change request.
+    expect(await restarted.getRevisionById({ spaceId, revisionId: merged.revision })).toMatchObject({
+      type: "merge",
+      mergedFrom: { id: changeRequest.id },
+    });
     // An update (the space pulled into a change request) is no merge.
     const other = await client.createChangeRequest({ spaceId, body: {} });
     await client.createPageInChangeRequest({ spaceId, changeRequestId: other.id, body: { title: "Mine" } });
